@@ -1,0 +1,142 @@
+# gprof profiling for RTOS and bare-metal firmware: the one (non-recursive) Makefile.
+# Each folder contributes a fragment that lists its files; the rules live here.
+#
+#   make demo                 build the demo firmware, run it in QEMU, extract, run gprof
+#   make test                 every test; ends with "N passed, N failed"
+#   make bench                benchmarks (instructions under QEMU -icount, bytes, seconds)
+#   make BOARD=mps2-an385 install [PREFIX=dir]
+#                             install tree for applications: $(PREFIX)/$(BOARD)/{include,lib,bin}
+#   make setup                install missing Debian packages and fetch lwIP (done by demo/test)
+
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+BOARD  ?= mps2-an385
+BUILD  ?= build
+PREFIX ?= $(CURDIR)/install
+# Debian's lwip source package, fetched by tools/setup; point at your own tree to use it.
+LWIP_DIR ?= $(BUILD)/lwip
+
+TB := $(BUILD)/$(BOARD)
+
+# ---- fragments -------------------------------------------------------------------------
+# boards/<board>/board.mk: ARCH, CROSS_COMPILE, BOARD_CPUFLAGS, BOARD_SRCS, BOARD_INC,
+#                          BOARD_LDSCRIPT, BOARD_RUN (the QEMU runner script)
+include boards/$(BOARD)/board.mk
+# hal/<arch>/hal.mk: HAL_SRCS, HAL_INC
+include hal/$(ARCH)/hal.mk
+# target/target.mk: PROFILE_SRCS, PROFILE_INC
+include target/target.mk
+# gdb/gdb.mk: GDB_SCRIPT
+include gdb/gdb.mk
+
+# ---- setup ------------------------------------------------------------------------------
+SETUP_STAMP := $(BUILD)/.setup-$(shell cat tools/setup | cksum | cut -d' ' -f1)
+$(SETUP_STAMP): tools/setup
+	@tools/setup lwip $(LWIP_DIR)
+	@mkdir -p $(@D) && touch $@
+.PHONY: setup
+setup: $(SETUP_STAMP)
+
+# ---- cross build of the package ---------------------------------------------------------
+CROSS_CC := $(CROSS_COMPILE)gcc
+CROSS_AR := $(CROSS_COMPILE)ar
+CROSS_NM := $(CROSS_COMPILE)nm
+
+# The package is never built with -pg (mcount would recurse into itself): whatever the
+# user's CFLAGS say, instrumentation flags are removed here and the library is checked
+# for mcount references below.
+NO_PG = $(filter-out -pg -p -finstrument-functions,$(1))
+
+PKG_INC    := $(TB)/include $(PROFILE_INC) $(HAL_INC) $(BOARD_INC)
+PKG_CFLAGS := $(BOARD_CPUFLAGS) -O2 -g -std=gnu11 -Wall -Wextra -Werror=implicit-function-declaration \
+              -ffunction-sections -fdata-sections $(call NO_PG,$(CFLAGS)) $(addprefix -I,$(PKG_INC))
+
+PKG_SRCS := $(PROFILE_SRCS) $(HAL_SRCS) $(BOARD_SRCS)
+PKG_OBJS := $(patsubst %,$(TB)/obj/%.o,$(PKG_SRCS))
+PROFILE_LIB := $(TB)/lib/libprofile.a
+
+PKGCONF_H := $(TB)/include/pkgconf/system.h $(TB)/include/pkgconf/profile_gprof.h
+
+$(TB)/obj/%.c.o: %.c $(PKGCONF_H) | $(SETUP_STAMP)
+	@mkdir -p $(@D)
+	$(CROSS_CC) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(TB)/obj/%.S.o: %.S $(PKGCONF_H) | $(SETUP_STAMP)
+	@mkdir -p $(@D)
+	$(CROSS_CC) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+
+# Only the HAL's mcount stub may mention the mcount symbol; anything else means -pg leaked in.
+$(PROFILE_LIB): $(PKG_OBJS)
+	@mkdir -p $(@D)
+	@for o in $(filter-out $(patsubst %,$(TB)/obj/%.o,$(HAL_MCOUNT_SRCS)),$(PKG_OBJS)); do \
+	  if $(CROSS_NM) -u $$o | grep -qw '$(HAL_MCOUNT_SYMBOL)'; then \
+	    echo "error: $$o was compiled with -pg; the profiling package must not be" >&2; exit 1; fi; \
+	done
+	rm -f $@ && $(CROSS_AR) rcs $@ $^
+
+-include $(PKG_OBJS:.o=.d)
+
+# ---- configuration (pkgconf headers) ----------------------------------------------------
+$(PKGCONF_H) &: $(PKGCONF_DEPS) | $(SETUP_STAMP)
+	$(PKGCONF_CMD)
+
+# ---- applications -----------------------------------------------------------------------
+# Flags an application uses, in the tree and (via profile.mk) from an install tree.
+APP_CFLAGS  = $(BOARD_CPUFLAGS) -O2 -g -ffunction-sections -fdata-sections
+APP_LDFLAGS = $(BOARD_CPUFLAGS) -Wl,--gc-sections -nostartfiles
+APP_LIBS    = -Wl,--start-group -lprofile -lc -lm -lgcc -Wl,--end-group
+
+# $(call firmware,NAME,SOURCES,EXTRA_CFLAGS): build $(TB)/fw/NAME.elf from SOURCES (which are
+# compiled with -pg unless EXTRA_CFLAGS says otherwise) against the in-tree package.
+define firmware
+$(TB)/fw/$(1).elf: $(patsubst %,$(TB)/fw/$(1)/%.o,$(2)) $(PROFILE_LIB) $(BOARD_LDSCRIPT)
+	$$(CROSS_CC) $$(APP_LDFLAGS) -T$(BOARD_LDSCRIPT) -L$(TB)/lib -Wl,-Map,$$@.map \
+	  $(patsubst %,$(TB)/fw/$(1)/%.o,$(2)) $$(APP_LIBS) -o $$@
+$(TB)/fw/$(1)/%.c.o: %.c $(PKGCONF_H) | $(SETUP_STAMP)
+	@mkdir -p $$(@D)
+	$$(CROSS_CC) $$(APP_CFLAGS) $(3) $$(addprefix -I,$$(PKG_INC)) -MMD -MP -c $$< -o $$@
+-include $(patsubst %,$(TB)/fw/$(1)/%.d,$(2))
+endef
+
+# ---- install tree -----------------------------------------------------------------------
+INSTALL_DIR := $(PREFIX)/$(BOARD)
+.PHONY: install install-target
+install: install-target
+install-target: $(PROFILE_LIB) $(PKGCONF_H)
+	@mkdir -p $(INSTALL_DIR)/include $(INSTALL_DIR)/lib $(INSTALL_DIR)/bin $(INSTALL_DIR)/share
+	cp -r $(addsuffix /.,$(PKG_INC)) $(INSTALL_DIR)/include/
+	cp $(PROFILE_LIB) $(BOARD_LDSCRIPT) $(INSTALL_DIR)/lib/
+	cp $(BOARD_RUN) $(INSTALL_DIR)/bin/run-qemu
+	cp $(GDB_SCRIPT) $(INSTALL_DIR)/share/gprof.gdb
+	@{ echo '# Generated by make install: compile and link flags for $(BOARD).'; \
+	   echo 'PROFILE_PREFIX  := $(INSTALL_DIR)'; \
+	   echo 'PROFILE_CC      := $(CROSS_CC)'; \
+	   echo 'PROFILE_GPROF   := $(CROSS_COMPILE)gprof'; \
+	   echo 'PROFILE_CFLAGS  := $(APP_CFLAGS) -I$$(PROFILE_PREFIX)/include'; \
+	   echo 'PROFILE_LDFLAGS := $(APP_LDFLAGS) -T$$(PROFILE_PREFIX)/lib/$(notdir $(BOARD_LDSCRIPT)) -L$$(PROFILE_PREFIX)/lib'; \
+	   echo 'PROFILE_LIBS    := $(APP_LIBS)'; \
+	   echo 'PROFILE_RUN     := $$(PROFILE_PREFIX)/bin/run-qemu'; \
+	   echo 'PROFILE_GDB     := $$(PROFILE_PREFIX)/share/gprof.gdb'; \
+	 } > $(INSTALL_DIR)/lib/profile.mk
+	@echo "installed $(BOARD) package in $(INSTALL_DIR)"
+
+# ---- the rest ---------------------------------------------------------------------------
+# Unit tests, QEMU tests, demo, bench; each adds to TESTS / BENCHES.
+TESTS :=
+BENCHES :=
+include tests/tests.mk
+-include host/host.mk
+-include demo/demo.mk
+
+.PHONY: all test bench clean
+all: $(PROFILE_LIB)
+
+test: $(SETUP_STAMP) $(TEST_DEPS)
+	@tools/run-tests $(TESTS)
+
+bench: $(SETUP_STAMP) $(BENCH_DEPS)
+	@for b in $(BENCHES); do $$b || exit 1; done
+
+clean:
+	rm -rf $(BUILD) install

@@ -1,0 +1,1 @@
+GDB_SCRIPT := gdb/gprof.gdb

@@ -1,0 +1,68 @@
+/*
+ * Public API of the gprof profiling package (eCos CYGPKG_PROFILE_GPROF compatible).
+ *
+ *   #include <pkgconf/system.h>
+ *   #ifdef CYGPKG_PROFILE_GPROF
+ *   # include <cyg/profile/profile.h>
+ *   #endif
+ *   extern char _stext[], _etext[];
+ *   profile_on(_stext, _etext, 16, 3500);
+ */
+#ifndef CYGONCE_PROFILE_PROFILE_H
+#define CYGONCE_PROFILE_PROFILE_H
+
+#include <stdint.h>
+#include <cyg/profile/hal.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Start profiling the code in [start, end).
+ *
+ * @param start        first address profiled (usually _stext)
+ * @param end          one past the last address profiled (usually _etext)
+ * @param bucket_size  bytes of code per 16-bit histogram counter; rounded up to a power of 2
+ * @param interval_us  requested time between samples; the HAL may adjust it, and the
+ *                     interval it actually uses is what gmon.out's prof_rate reports
+ *
+ * A second call discards all data and sets up the new range. On error profiling is left
+ * off (any earlier profiling is stopped and its memory released).
+ *
+ * @retval 0        profiling is on
+ * @retval -EINVAL  start >= end, bucket_size <= 0, interval_us <= 0, or a range too large
+ *                  for 32-bit bucket and slot counts
+ * @retval -ENOMEM  the histogram or call-graph tables could not be allocated
+ * @retval -EIO     the HAL could not start the profile timer
+ */
+int profile_on(void *start, void *end, int bucket_size, int interval_us);
+
+/** Stop profiling, stop the timer, release the memory and reset all data. */
+void profile_off(void);
+
+/** Loss and activity counters since the last reset. */
+struct profile_stats {
+    uint32_t samples;            /**< timer samples taken, in range or not */
+    uint32_t samples_out_of_range; /**< samples whose PC lay outside [start, end) */
+    uint32_t buckets_saturated;  /**< buckets stuck at 0xFFFF */
+    uint32_t arcs;               /**< distinct arcs recorded */
+    uint32_t arcs_capacity;      /**< arc records available */
+    uint32_t arcs_dropped;       /**< calls not counted because the arc table was full */
+    uint32_t arcs_out_of_range;  /**< calls not counted: call site outside [start, end) */
+};
+
+/**
+ * Read the counters.
+ * @retval 0        *stats filled in
+ * @retval -ENODATA profiling is off
+ */
+int profile_get_stats(struct profile_stats *stats);
+
+/** Discard the data collected so far; profiling goes on. */
+void profile_reset(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
