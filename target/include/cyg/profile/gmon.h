@@ -1,0 +1,47 @@
+/*
+ * The gmon.out image of the current profiling data, produced on demand in pieces so that
+ * an extraction path (TFTP blocks, a console dump, a RAM copy) never needs the whole file
+ * in memory.
+ *
+ * Format: GNU gmon.out version 1 in the target's byte order and address width:
+ *   header    "gmon", u32 version = 1, 12 spare bytes, which this package fills with
+ *             u32 samples, u32 samples outside the range, u32 arcs not recorded
+ *             (table full + call site outside the range); GNU gprof ignores them
+ *   tag 0     histogram: addr low_pc, addr high_pc, u32 bins, u32 prof_rate,
+ *             char[15] "seconds", char 's', then u16 bins
+ *   tag 1     one record per arc: addr from_pc (call site), addr self_pc, u32 count
+ */
+#ifndef CYGONCE_PROFILE_GMON_H
+#define CYGONCE_PROFILE_GMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where the last read left off, so sequential reads cost O(bytes read). */
+struct profile_gmon_reader {
+    const struct profile_state *state;
+    uint32_t arc_ordinal;   /* arcs emitted before arc_index, in file order */
+    uint32_t arc_slot;      /* hash slot of arc_index */
+    uint32_t arc_index;     /* next arc in file order; 0 when arc_slot's chain is done */
+};
+
+/** Start reading the live profiling data. */
+void profile_gmon_reader_init(struct profile_gmon_reader *r);
+
+/** Size of the whole image in bytes (0 if profiling is off). */
+size_t profile_gmon_size(const struct profile_gmon_reader *r);
+
+/**
+ * Copy up to len bytes of the image starting at offset into buf.
+ * @return the bytes copied: len, or fewer at the end of the image.
+ */
+size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

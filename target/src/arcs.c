@@ -1,0 +1,62 @@
+/* Call-graph arcs, recorded by __profile_mcount from the HAL's mcount stub. */
+#include "profile_priv.h"
+
+#define SLOT_SHIFT CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT
+#define SLOT_MASK  ((1u << SLOT_SHIFT) - 1)
+
+#if PROFILE_CALLGRAPH
+
+/* A new arc at the head of its slot's chain. Called with interrupts masked. */
+static void arc_insert(struct profile_state *s, uintptr_t off, uintptr_t self_pc)
+{
+    if (s->arcs_used >= s->arcs_capacity) {
+        s->arcs_dropped++;
+        return;
+    }
+    uint32_t idx = s->arcs_used + 1;
+    uint16_t *head = &s->heads[off >> SLOT_SHIFT];
+    struct profile_arc *a = &s->arcs[idx];
+    a->self_pc = self_pc;
+    a->count = 1;
+    a->from_low = (uint16_t)(off & SLOT_MASK);
+    a->next = *head;
+    /* Publish last: a debugger halting the target anywhere sees either no arc or a
+     * complete one. */
+    s->arcs_used = idx;
+    *head = (uint16_t)idx;
+}
+
+void __profile_mcount(uintptr_t caller_pc, uintptr_t callee_pc)
+{
+    struct profile_state *s = &profile_state;
+    /* Every priority that may run -pg code is masked, so a nested mcount can neither see
+     * a half-made chain nor lose an increment. */
+    hal_profile_irq_state irq = hal_profile_irq_save();
+    uintptr_t off = caller_pc - s->low_pc;
+
+    if (__builtin_expect(off >= s->armed_span, 0)) {
+        if (!profile_slow_path(s))
+            goto out;
+        if (off >= s->armed_span) {
+            s->arcs_out_of_range++;
+            goto out;
+        }
+    }
+    uint32_t from_low = off & SLOT_MASK;
+    for (uint32_t i = s->heads[off >> SLOT_SHIFT]; i != 0; i = s->arcs[i].next) {
+        struct profile_arc *a = &s->arcs[i];
+        if (a->from_low == from_low && a->self_pc == callee_pc) {
+            /* Sticks at the maximum rather than wrapping; readers flag such counts. */
+            uint32_t c = a->count + 1;
+            if (__builtin_expect(c != 0, 1))
+                a->count = c;
+            goto out;
+        }
+    }
+    arc_insert(s, off, callee_pc);
+out:
+    hal_profile_irq_restore(irq);
+}
+
+#else /* !PROFILE_CALLGRAPH: no mcount support is linked; -pg code fails to link. */
+#endif

@@ -1,0 +1,160 @@
+/* profile_on / profile_off / profile_reset / profile_get_stats and the shared slow path. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "profile_priv.h"
+
+/* The one profiling state. Owned here: profile_on/profile_off/profile_reset change its
+ * layout and arrays with interrupts masked; hist.c (timer ISR) and arcs.c (mcount, any
+ * context) update counters; gmon.c and gdb read it. */
+struct profile_state profile_state;
+
+#define ARC_RESERVE 50  /* as eCos: spare arcs for degenerate (tiny) programs */
+
+static uint32_t ceil_log2(uint32_t v)
+{
+    uint32_t shift = 0;
+    while (((uint32_t)1 << shift) < v)
+        shift++;
+    return shift;
+}
+
+void profile_clear(struct profile_state *s)
+{
+    s->resetting = 1;
+    if (s->bins)
+        memset(s->bins, 0, (size_t)s->nbins * sizeof s->bins[0]);
+    if (s->heads)
+        memset(s->heads, 0, (size_t)s->nslots * sizeof s->heads[0]);
+    s->arcs_used = 0;
+    s->samples = 0;
+    s->samples_out_of_range = 0;
+    s->buckets_saturated = 0;
+    s->arcs_dropped = 0;
+    s->arcs_out_of_range = 0;
+    s->resetting = 0;
+}
+
+int profile_slow_path(struct profile_state *s)
+{
+    if (s->reset_pending) {
+        s->reset_pending = 0;
+        if (s->running) {
+            profile_clear(s);
+            s->armed_span = s->high_pc - s->low_pc;
+        }
+    }
+    return s->running;
+}
+
+/* Stop sampling and forget everything; returns the memory to free (outside the lock). */
+static void *profile_stop(struct profile_state *s)
+{
+    hal_profile_irq_state irq = hal_profile_irq_save();
+    void *memory = s->memory;
+    int was_running = s->running;
+    memset(s, 0, sizeof *s);
+    hal_profile_irq_restore(irq);
+    if (was_running)
+        hal_disable_profile_timer();
+    return memory;
+}
+
+void profile_off(void)
+{
+    free(profile_stop(&profile_state));
+}
+
+int profile_on(void *start, void *end, int bucket_size, int interval_us)
+{
+    struct profile_state *s = &profile_state;
+    uintptr_t low = (uintptr_t)start, high = (uintptr_t)end;
+
+    profile_off();
+    if (low >= high || bucket_size <= 0 || interval_us <= 0)
+        return -EINVAL;
+
+    uintptr_t range = high - low;
+    uint32_t bucket_shift = ceil_log2((uint32_t)bucket_size);
+    uintptr_t nbins = (range >> bucket_shift) + ((range & (((uintptr_t)1 << bucket_shift) - 1)) != 0);
+    /* Counts are 32-bit in gmon.out, and high_pc = low + nbins * bucket must not wrap. */
+    if (nbins > UINT32_MAX || nbins > (UINTPTR_MAX >> bucket_shift) ||
+        low + (nbins << bucket_shift) < low)
+        return -EINVAL;
+
+    size_t bins_bytes = (size_t)nbins * sizeof(uint16_t);
+    size_t arcs_bytes = 0, heads_bytes = 0;
+    uintptr_t nslots = 0, capacity = 0;
+#if PROFILE_CALLGRAPH
+    nslots = (range >> CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT) +
+             ((range & ((1u << CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT) - 1)) != 0);
+    if (nslots > UINT32_MAX)
+        return -EINVAL;
+    /* The eCos formula: ARC_PERCENTAGE % of the code size, in arc records, plus a reserve. */
+    capacity = CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE * (range / 100) / sizeof(struct profile_arc)
+               + ARC_RESERVE;
+    if (capacity > PROFILE_ARC_INDEX_MAX)
+        capacity = PROFILE_ARC_INDEX_MAX;
+    arcs_bytes = (size_t)(capacity + 1) * sizeof(struct profile_arc);
+    heads_bytes = (size_t)nslots * sizeof(uint16_t);
+#endif
+    size_t total = arcs_bytes + heads_bytes + bins_bytes;
+    if (total < bins_bytes)
+        return -EINVAL;
+
+    /* One block: arcs first (pointer alignment), then the 16-bit arrays. */
+    void *memory = malloc(total);
+    if (!memory)
+        return -ENOMEM;
+    memset(memory, 0, total);
+
+    hal_profile_irq_state irq = hal_profile_irq_save();
+    s->memory = memory;
+    s->memory_bytes = total;
+    s->arcs = arcs_bytes ? (struct profile_arc *)memory : NULL;
+    s->heads = heads_bytes ? (uint16_t *)((char *)memory + arcs_bytes) : NULL;
+    s->bins = (uint16_t *)((char *)memory + arcs_bytes + heads_bytes);
+    s->nbins = (uint32_t)nbins;
+    s->nslots = (uint32_t)nslots;
+    s->arcs_capacity = (uint32_t)capacity;
+    s->bucket_shift = bucket_shift;
+    s->low_pc = low;
+    s->high_pc = low + (nbins << bucket_shift);
+    s->running = 1;
+    s->armed_span = s->high_pc - s->low_pc;
+    hal_profile_irq_restore(irq);
+
+    int actual = hal_enable_profile_timer(interval_us);
+    if (actual <= 0) {
+        free(profile_stop(s));
+        return actual < 0 ? actual : -EIO;
+    }
+    s->prof_rate = (uint32_t)((1000000u + (unsigned)actual / 2) / (unsigned)actual);
+    return 0;
+}
+
+void profile_reset(void)
+{
+    hal_profile_irq_state irq = hal_profile_irq_save();
+    profile_clear(&profile_state);
+    hal_profile_irq_restore(irq);
+}
+
+int profile_get_stats(struct profile_stats *st)
+{
+    const struct profile_state *s = &profile_state;
+    hal_profile_irq_state irq = hal_profile_irq_save();
+    int running = s->running;
+    if (running) {
+        st->samples = s->samples;
+        st->samples_out_of_range = s->samples_out_of_range;
+        st->buckets_saturated = s->buckets_saturated;
+        st->arcs = s->arcs_used;
+        st->arcs_capacity = s->arcs_capacity;
+        st->arcs_dropped = s->arcs_dropped;
+        st->arcs_out_of_range = s->arcs_out_of_range;
+        st->bytes_allocated = (uint32_t)s->memory_bytes;
+    }
+    hal_profile_irq_restore(irq);
+    return running ? 0 : -ENODATA;
+}

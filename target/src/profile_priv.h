@@ -1,0 +1,80 @@
+/*
+ * Private to the package: the profiling state shared by profile.c (set-up, reset),
+ * hist.c (timer samples), arcs.c (call graph) and gmon.c (serializer). gdb/gprof.gdb reads
+ * `profile_state` by field name through the debug info, so renaming a field here means
+ * changing the gdb script too.
+ */
+#ifndef CYGONCE_PROFILE_PRIV_H
+#define CYGONCE_PROFILE_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cyg/profile/opts.h>
+#include <cyg/profile/profile.h>
+#include <cyg/hal/profile_arch.h>
+
+#define PROFILE_BIN_MAX 0xFFFFu
+
+/*
+ * One call-graph arc: 12 bytes on a 32-bit target (eCos used 20). The call site's address
+ * is split: its hash slot gives the high part, from_low holds the offset within the slot
+ * (HASH_SHIFT <= 16 is asserted in opts.h).
+ */
+struct profile_arc {
+    uintptr_t self_pc;   /* callee: the return address into the instrumented function */
+    uint32_t  count;     /* traversals */
+    uint16_t  from_low;  /* (caller_pc - low_pc) & slot mask */
+    uint16_t  next;      /* index of the next arc in this slot's chain; 0 ends it */
+};
+
+/* Arc index 0 means "none", so record 0 is never used and indices fit 16 bits. */
+#define PROFILE_ARC_INDEX_MAX 0xFFFFu
+
+struct profile_state {
+    /* Fast-path gate, read first by __profile_hit and __profile_mcount: a PC is recorded
+     * only if (pc - low_pc) < armed_span. It is high_pc - low_pc while running and 0 while
+     * off or while a reset is pending, so one compare both range-checks and gates. */
+    uintptr_t low_pc;
+    uintptr_t armed_span;
+    uintptr_t high_pc;          /* low_pc + nbins << bucket_shift */
+
+    uint16_t *bins;             /* nbins 16-bit counters, sticking at 0xFFFF */
+    uint32_t  nbins;
+    uint32_t  bucket_shift;     /* log2 of the bucket size in bytes */
+    uint32_t  prof_rate;        /* samples per second: 1e6 / interval the HAL uses */
+
+    uint16_t *heads;            /* nslots chain heads (arc indices), by call-site slot */
+    uint32_t  nslots;
+    struct profile_arc *arcs;   /* arcs[1 .. arcs_capacity]; arcs[0] unused */
+    uint32_t  arcs_used;        /* highest arc index in use */
+    uint32_t  arcs_capacity;
+
+    /* Loss and activity counters (see struct profile_stats). */
+    uint32_t samples;
+    uint32_t samples_out_of_range;
+    uint32_t buckets_saturated;
+    uint32_t arcs_dropped;
+    uint32_t arcs_out_of_range;
+
+    uint32_t running;           /* profile_on succeeded and profile_off not yet called */
+    /* gdb's gprof_reset sets reset_pending = 1 and armed_span = 0 while the target is
+     * halted; the next sample or mcount takes the slow path and performs the reset. */
+    volatile uint32_t reset_pending;
+    volatile uint32_t resetting;  /* a reset is clearing the arrays (gdb refuses to read) */
+
+    void  *memory;              /* the one allocation holding arcs, heads and bins */
+    size_t memory_bytes;
+};
+
+/* Owned by profile.c; the hot paths in hist.c and arcs.c update counters and arrays in it
+ * with interrupts masked (or, for samples, from the timer ISR); gdb reads it while halted. */
+extern struct profile_state profile_state;
+
+/* Slow path shared by hist.c and arcs.c: performs a pending reset.
+ * Called with interrupts masked. Returns nonzero if profiling is running afterwards. */
+int profile_slow_path(struct profile_state *s);
+
+/* Clears bins, arcs and counters. Called with interrupts masked. */
+void profile_clear(struct profile_state *s);
+
+#endif

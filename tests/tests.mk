@@ -1,0 +1,18 @@
+# Tests: unit tests of the portable core on the host, and QEMU end-to-end tests.
+
+# ---- host unit tests (cmocka), under ASan/UBSan ----
+UNIT_DIR    := $(BUILD)/unit
+UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -fsanitize=address,undefined -fno-omit-frame-pointer \
+               -I$(UNIT_DIR)/include -Itarget/include -Ihal/host/include
+UNIT_CORE   := $(PROFILE_SRCS) tests/unit/fake_hal.c
+
+$(UNIT_DIR)/include/pkgconf/profile_gprof.h: tools/mkpkgconf | $(SETUP_STAMP)
+	tools/mkpkgconf $(UNIT_DIR)/include
+
+$(UNIT_DIR)/test_core: tests/unit/test_core.c $(UNIT_CORE) $(wildcard target/src/*.h target/include/cyg/profile/*.h) \
+                       tests/unit/fake_hal.h $(UNIT_DIR)/include/pkgconf/profile_gprof.h
+	@mkdir -p $(@D)
+	$(CC) $(UNIT_CFLAGS) tests/unit/test_core.c $(UNIT_CORE) -Wl,--wrap=malloc -lcmocka -o $@
+
+TESTS     += $(UNIT_DIR)/test_core
+TEST_DEPS += $(UNIT_DIR)/test_core

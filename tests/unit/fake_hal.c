@@ -1,0 +1,33 @@
+/* The HAL as the unit tests see it: a timer that records what it was asked, and a malloc
+ * that fails on demand. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <cyg/profile/hal.h>
+#include "fake_hal.h"
+
+/* Owned by the tests: set before profile_on, read after. */
+struct fake_hal fake_hal;
+/* Owned by <cyg/hal/profile_arch.h> for the host: interrupt-mask nesting depth. */
+int hal_host_irq_depth;
+
+int hal_enable_profile_timer(int interval_us)
+{
+    fake_hal.enable_calls++;
+    fake_hal.requested_us = interval_us;
+    if (fake_hal.timer_result)
+        return fake_hal.timer_result;
+    return interval_us;
+}
+
+void hal_disable_profile_timer(void)
+{
+    fake_hal.disable_calls++;
+}
+
+void *__real_malloc(size_t size);
+void *__wrap_malloc(size_t size)
+{
+    if (fake_hal.fail_malloc)
+        return NULL;
+    return __real_malloc(size);
+}

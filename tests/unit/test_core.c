@@ -1,0 +1,492 @@
+/* Unit tests of the portable core (target/src) compiled for the host. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <cyg/profile/gmon.h>
+#include <cyg/profile/profile.h>
+#include "../../target/src/profile_priv.h"
+#include "fake_hal.h"
+
+#define LOW   ((uintptr_t)0x100000)
+#define SHIFT CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT
+
+static void *at(uintptr_t a) { return (void *)a; }
+
+static int setup(void **state)
+{
+    (void)state;
+    memset(&fake_hal, 0, sizeof fake_hal);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    profile_off();
+    assert_int_equal(hal_host_irq_depth, 0);  /* every critical section was left */
+    return 0;
+}
+
+static struct profile_stats stats(void)
+{
+    struct profile_stats st;
+    assert_int_equal(profile_get_stats(&st), 0);
+    return st;
+}
+
+static void test_bucket_rounded_up_to_power_of_two(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 5, 1000), 0);
+    assert_int_equal(profile_state.bucket_shift, 3);
+    assert_int_equal(profile_state.nbins, 0x1000 / 8);
+    __profile_hit(LOW + 15);
+    __profile_hit(LOW + 16);
+    assert_int_equal(profile_state.bins[1], 1);
+    assert_int_equal(profile_state.bins[2], 1);
+    assert_int_equal(stats().samples, 2);
+}
+
+static void test_range_not_multiple_of_bucket(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 100), 16, 1000), 0);
+    assert_int_equal(profile_state.nbins, 7);
+    assert_int_equal(profile_state.high_pc, LOW + 7 * 16);
+    __profile_hit(LOW + 99);
+    assert_int_equal(profile_state.bins[6], 1);
+}
+
+static void test_bucket_one_and_exact_power(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 64), 1, 1000), 0);
+    assert_int_equal(profile_state.bucket_shift, 0);
+    assert_int_equal(profile_state.nbins, 64);
+    assert_int_equal(profile_on(at(LOW), at(LOW + 64), 16, 1000), 0);
+    assert_int_equal(profile_state.bucket_shift, 4);
+    assert_int_equal(profile_state.nbins, 4);
+}
+
+static void test_bin_sticks_at_ffff(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x100), 16, 1000), 0);
+    for (uint32_t i = 0; i < 0x10005; i++)
+        __profile_hit(LOW + 4);
+    assert_int_equal(profile_state.bins[0], 0xFFFF);
+    struct profile_stats st = stats();
+    assert_int_equal(st.samples, 0x10005);
+    assert_int_equal(st.buckets_saturated, 1);
+    __profile_hit(LOW + 4);
+    assert_int_equal(profile_state.bins[0], 0xFFFF);
+    assert_int_equal(stats().buckets_saturated, 1);  /* counted once per bucket */
+}
+
+static void test_out_of_range_samples_counted(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x100), 16, 1000), 0);
+    __profile_hit(LOW - 1);
+    __profile_hit(LOW + 0x100);
+    __profile_hit(0);
+    __profile_hit(LOW);
+    struct profile_stats st = stats();
+    assert_int_equal(st.samples, 4);
+    assert_int_equal(st.samples_out_of_range, 3);
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < profile_state.nbins; i++)
+        sum += profile_state.bins[i];
+    assert_int_equal(sum, 1);
+}
+
+static uint32_t arc_count(uintptr_t from, uintptr_t self)
+{
+    const struct profile_state *s = &profile_state;
+    uint32_t found = 0, count = 0;
+    uintptr_t off = from - s->low_pc;
+    for (uint32_t i = s->heads[off >> SHIFT]; i; i = s->arcs[i].next)
+        if (s->arcs[i].from_low == (off & ((1u << SHIFT) - 1)) && s->arcs[i].self_pc == self) {
+            found++;
+            count = s->arcs[i].count;
+        }
+    assert_true(found <= 1);
+    return count;
+}
+
+static void test_arcs_collide_in_one_slot(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x10000), 16, 1000), 0);
+    /* Three call sites in slot 0, one of which calls two callees, and one in slot 1. */
+    uintptr_t a = LOW + 0x10, b = LOW + 0x20, c = LOW + 0xF0, d = LOW + (1u << SHIFT) + 0x10;
+    uintptr_t f = LOW + 0x8000, g = LOW + 0x9000;
+    for (int i = 0; i < 3; i++) __profile_mcount(a, f);
+    for (int i = 0; i < 5; i++) __profile_mcount(b, f);
+    for (int i = 0; i < 7; i++) __profile_mcount(c, f);
+    for (int i = 0; i < 2; i++) __profile_mcount(c, g);
+    __profile_mcount(d, g);
+    assert_int_equal(arc_count(a, f), 3);
+    assert_int_equal(arc_count(b, f), 5);
+    assert_int_equal(arc_count(c, f), 7);
+    assert_int_equal(arc_count(c, g), 2);
+    assert_int_equal(arc_count(d, g), 1);
+    assert_int_equal(arc_count(d, f), 0);
+    /* Slot 0's chain holds four arcs, slot 1's one. */
+    int chain = 0;
+    for (uint32_t i = profile_state.heads[0]; i; i = profile_state.arcs[i].next)
+        chain++;
+    assert_int_equal(chain, 4);
+    assert_int_equal(stats().arcs, 5);
+}
+
+static void test_callee_outside_range_is_kept(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    __profile_mcount(LOW + 8, 0x42);
+    assert_int_equal(arc_count(LOW + 8, 0x42), 1);
+}
+
+static void test_caller_outside_range_counted(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    __profile_mcount(LOW - 4, LOW + 8);
+    __profile_mcount(LOW + 0x1000, LOW + 8);
+    struct profile_stats st = stats();
+    assert_int_equal(st.arcs, 0);
+    assert_int_equal(st.arcs_out_of_range, 2);
+}
+
+static void test_arc_table_overflow_counted(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    uint32_t cap = stats().arcs_capacity;
+    /* eCos formula: 5% of 4096 bytes in 12/16-byte records, plus 50. */
+    assert_int_equal(cap, CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE * (0x1000 / 100) /
+                              sizeof(struct profile_arc) + 50);
+    for (uint32_t i = 0; i < cap; i++)
+        __profile_mcount(LOW + 2 * i, LOW + 0x800);
+    assert_int_equal(stats().arcs_dropped, 0);
+    __profile_mcount(LOW + 2 * cap, LOW + 0x800);
+    __profile_mcount(LOW + 2 * cap, LOW + 0x800);
+    __profile_mcount(LOW, LOW + 0x804);
+    __profile_mcount(LOW, LOW + 0x800);  /* existing arcs still count */
+    struct profile_stats st = stats();
+    assert_int_equal(st.arcs, cap);
+    assert_int_equal(st.arcs_dropped, 3);
+    assert_int_equal(arc_count(LOW, LOW + 0x800), 2);
+}
+
+static void test_arc_count_sticks_at_max(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    profile_state.arcs[profile_state.heads[0]].count = UINT32_MAX - 1;
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    assert_int_equal(arc_count(LOW + 8, LOW + 0x100), UINT32_MAX);
+}
+
+static void test_profile_on_again_discards(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    __profile_hit(LOW + 4);
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    assert_int_equal(profile_on(at(LOW + 0x2000), at(LOW + 0x3000), 32, 2000), 0);
+    assert_int_equal(fake_hal.disable_calls, 1);
+    assert_int_equal(fake_hal.enable_calls, 2);
+    struct profile_stats st = stats();
+    assert_int_equal(st.samples, 0);
+    assert_int_equal(st.arcs, 0);
+    assert_int_equal(profile_state.low_pc, LOW + 0x2000);
+    __profile_hit(LOW + 4);  /* the old range is now out of range */
+    assert_int_equal(stats().samples_out_of_range, 1);
+    __profile_hit(LOW + 0x2000 + 40);
+    assert_int_equal(profile_state.bins[1], 1);
+}
+
+static void test_profile_off_stops_and_resets(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    __profile_hit(LOW + 4);
+    profile_off();
+    assert_int_equal(fake_hal.disable_calls, 1);
+    struct profile_stats st;
+    assert_int_equal(profile_get_stats(&st), -ENODATA);
+    __profile_hit(LOW + 4);            /* ignored, no crash */
+    __profile_mcount(LOW + 4, LOW + 8);
+    assert_null(profile_state.bins);
+    profile_off();                     /* twice is harmless */
+    assert_int_equal(fake_hal.disable_calls, 1);
+}
+
+static void test_profile_reset(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    __profile_hit(LOW + 4);
+    __profile_hit(0);
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    profile_reset();
+    struct profile_stats st = stats();
+    assert_int_equal(st.samples + st.samples_out_of_range + st.arcs, 0);
+    assert_int_equal(profile_state.bins[0], 0);
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    assert_int_equal(arc_count(LOW + 8, LOW + 0x100), 1);
+}
+
+/* What gdb's gprof_reset does while the target is halted. */
+static void gdb_reset(void)
+{
+    profile_state.reset_pending = 1;
+    profile_state.armed_span = 0;
+}
+
+static void test_pending_reset_applied_by_next_sample(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    __profile_hit(LOW + 4);
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    gdb_reset();
+    __profile_hit(LOW + 20);  /* resets first, then counts */
+    struct profile_stats st = stats();
+    assert_int_equal(st.samples, 1);
+    assert_int_equal(st.arcs, 0);
+    assert_int_equal(profile_state.bins[0], 0);
+    assert_int_equal(profile_state.bins[1], 1);
+    assert_int_equal(profile_state.reset_pending, 0);
+}
+
+static void test_pending_reset_applied_by_next_call(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    __profile_hit(LOW + 4);
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    gdb_reset();
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    assert_int_equal(arc_count(LOW + 8, LOW + 0x100), 1);
+    assert_int_equal(stats().samples, 0);
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    struct profile_stats st;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    assert_int_equal(profile_on(at(LOW + 0x1000), at(LOW), 16, 1000), -EINVAL);
+    assert_int_equal(profile_get_stats(&st), -ENODATA);  /* left off */
+    assert_int_equal(profile_on(at(LOW), at(LOW), 16, 1000), -EINVAL);
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 0, 1000), -EINVAL);
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), -16, 1000), -EINVAL);
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 0), -EINVAL);
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, -5), -EINVAL);
+    assert_int_equal(profile_on(at(UINTPTR_MAX - 10), at(UINTPTR_MAX), 64, 1000), -EINVAL);
+    assert_int_equal(profile_get_stats(&st), -ENODATA);
+    __profile_hit(LOW);
+    __profile_mcount(LOW, LOW);
+}
+
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    struct profile_stats st;
+    fake_hal.fail_malloc = 1;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), -ENOMEM);
+    fake_hal.fail_malloc = 0;
+    assert_int_equal(profile_get_stats(&st), -ENODATA);
+    assert_int_equal(fake_hal.enable_calls, 0);
+}
+
+static void test_timer_failure(void **state)
+{
+    (void)state;
+    struct profile_stats st;
+    fake_hal.timer_result = -ERANGE;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), -ERANGE);
+    assert_int_equal(profile_get_stats(&st), -ENODATA);
+    fake_hal.timer_result = 0x7fffffff;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+}
+
+static void test_prof_rate_from_hal_interval(void **state)
+{
+    (void)state;
+    fake_hal.timer_result = 4000;  /* the HAL could not do 3500 us */
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 3500), 0);
+    assert_int_equal(fake_hal.requested_us, 3500);
+    assert_int_equal(profile_state.prof_rate, 250);
+}
+
+static void test_allocation_follows_formulas(void **state)
+{
+    (void)state;
+    uintptr_t range = 512 * 1024;
+    assert_int_equal(profile_on(at(LOW), at(LOW + range), 16, 1000), 0);
+    struct profile_stats st = stats();
+    size_t arcs = CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE * (range / 100) /
+                  sizeof(struct profile_arc) + 50;
+    assert_int_equal(st.arcs_capacity, arcs);
+    assert_int_equal(profile_state.nslots, range >> SHIFT);
+    assert_int_equal(st.bytes_allocated, (arcs + 1) * sizeof(struct profile_arc) +
+                                             (range >> SHIFT) * 2 + range / 16 * 2);
+}
+
+/* ---- serializer --------------------------------------------------------------------- */
+
+static uint64_t get_uint(const uint8_t *p, size_t n)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++)
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        v = (v << 8) | p[i];
+#else
+        v |= (uint64_t)p[i] << (8 * i);
+#endif
+    return v;
+}
+
+static uint8_t *read_image(size_t *size, size_t chunk)
+{
+    struct profile_gmon_reader r;
+    profile_gmon_reader_init(&r);
+    *size = profile_gmon_size(&r);
+    uint8_t *buf = malloc(*size + 16);
+    size_t got = 0, n;
+    while ((n = profile_gmon_read(&r, got, buf + got, chunk)) > 0)
+        got += n;
+    assert_int_equal(got, *size);
+    return buf;
+}
+
+static void test_gmon_image_parsed_back(void **state)
+{
+    (void)state;
+    const size_t A = sizeof(uintptr_t);
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x400), 16, 1000), 0);
+    __profile_hit(LOW + 0x20);
+    __profile_hit(LOW + 0x20);
+    __profile_hit(LOW + 0x3FF);
+    __profile_hit(1);
+    for (int i = 0; i < 4; i++) __profile_mcount(LOW + 0x110, LOW + 0x200);
+    __profile_mcount(LOW + 0x12, LOW + 0x300);
+    __profile_mcount(LOW + 0x14, LOW + 0x300);
+    __profile_mcount(LOW - 2, LOW + 0x300);   /* out of range: counted in the header */
+
+    size_t size;
+    uint8_t *img = read_image(&size, 4096);
+    const uint8_t *p = img;
+    assert_memory_equal(p, "gmon", 4);
+    assert_int_equal(get_uint(p + 4, 4), 1);
+    assert_int_equal(get_uint(p + 8, 4), 4);   /* samples */
+    assert_int_equal(get_uint(p + 12, 4), 1);  /* out of range */
+    assert_int_equal(get_uint(p + 16, 4), 1);  /* arcs not recorded */
+    p += 20;
+    assert_int_equal(*p++, 0);
+    assert_int_equal(get_uint(p, A), LOW); p += A;
+    assert_int_equal(get_uint(p, A), LOW + 0x400); p += A;
+    assert_int_equal(get_uint(p, 4), 0x40); p += 4;
+    assert_int_equal(get_uint(p, 4), 1000); p += 4;
+    assert_memory_equal(p, "seconds\0\0\0\0\0\0\0\0", 15); p += 15;
+    assert_int_equal(*p++, 's');
+    for (uint32_t i = 0; i < 0x40; i++, p += 2)
+        assert_int_equal(get_uint(p, 2), i == 2 ? 2 : i == 0x3F ? 1 : 0);
+    /* Arcs in file order: slot 0's chain from its head (newest first), then slot 1. */
+    struct { uintptr_t from, self; uint32_t count; } want[] = {
+        { LOW + 0x14, LOW + 0x300, 1 },
+        { LOW + 0x12, LOW + 0x300, 1 },
+        { LOW + 0x110, LOW + 0x200, 4 },
+    };
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(*p++, 1);
+        assert_int_equal(get_uint(p, A), want[i].from); p += A;
+        assert_int_equal(get_uint(p, A), want[i].self); p += A;
+        assert_int_equal(get_uint(p, 4), want[i].count); p += 4;
+    }
+    assert_int_equal((size_t)(p - img), size);
+    free(img);
+}
+
+static void test_gmon_read_in_any_chunks(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x4000), 4, 1000), 0);
+    for (uint32_t i = 0; i < 300; i++) {
+        __profile_hit(LOW + (i * 37) % 0x4000);
+        __profile_mcount(LOW + (i * 53) % 0x4000, LOW + (i % 7) * 0x100);
+    }
+    size_t size, size2;
+    uint8_t *whole = read_image(&size, 1 << 20);
+    size_t chunks[] = { 1, 3, 7, 13, 512 };
+    for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+        uint8_t *again = read_image(&size2, chunks[c]);
+        assert_int_equal(size2, size);
+        assert_memory_equal(again, whole, size);
+        free(again);
+    }
+    /* Random access, backwards too: a TFTP block sent again after a lost ACK. */
+    struct profile_gmon_reader r;
+    profile_gmon_reader_init(&r);
+    uint8_t block[512];
+    for (size_t off = size - size % 512; ; off -= 512) {
+        size_t n = profile_gmon_read(&r, off, block, sizeof block);
+        assert_int_equal(n, off + 512 <= size ? 512 : size - off);
+        assert_memory_equal(block, whole + off, n);
+        if (off == 0) break;
+    }
+    assert_int_equal(profile_gmon_read(&r, size, block, sizeof block), 0);
+    free(whole);
+}
+
+static void test_gmon_empty_when_off(void **state)
+{
+    (void)state;
+    struct profile_gmon_reader r;
+    uint8_t b[4];
+    profile_gmon_reader_init(&r);
+    assert_int_equal(profile_gmon_size(&r), 0);
+    assert_int_equal(profile_gmon_read(&r, 0, b, sizeof b), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+        T(test_bucket_rounded_up_to_power_of_two),
+        T(test_range_not_multiple_of_bucket),
+        T(test_bucket_one_and_exact_power),
+        T(test_bin_sticks_at_ffff),
+        T(test_out_of_range_samples_counted),
+        T(test_arcs_collide_in_one_slot),
+        T(test_callee_outside_range_is_kept),
+        T(test_caller_outside_range_counted),
+        T(test_arc_table_overflow_counted),
+        T(test_arc_count_sticks_at_max),
+        T(test_profile_on_again_discards),
+        T(test_profile_off_stops_and_resets),
+        T(test_profile_reset),
+        T(test_pending_reset_applied_by_next_sample),
+        T(test_pending_reset_applied_by_next_call),
+        T(test_bad_arguments),
+        T(test_out_of_memory),
+        T(test_timer_failure),
+        T(test_prof_rate_from_hal_interval),
+        T(test_allocation_follows_formulas),
+        T(test_gmon_image_parsed_back),
+        T(test_gmon_read_in_any_chunks),
+        T(test_gmon_empty_when_off),
+    };
+    return cmocka_run_group_tests_name("core", tests, NULL, NULL);
+}
