@@ -3,7 +3,7 @@
 # ---- host unit tests (cmocka), under ASan/UBSan ----
 UNIT_DIR    := $(BUILD)/unit
 UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -fsanitize=address,undefined -fno-omit-frame-pointer \
-               -I$(UNIT_DIR)/include -Itarget/include -Ihal/host/include
+               -I$(UNIT_DIR)/include -Itarget/include -Ihal/host/include -DPROFILE_SNAPSHOT=1
 UNIT_CORE   := $(PROFILE_SRCS) tests/unit/fake_hal.c
 
 $(UNIT_DIR)/include/pkgconf/profile_gprof.h: tools/mkpkgconf | $(SETUP_STAMP)

@@ -7,17 +7,17 @@
 #if PROFILE_CALLGRAPH
 
 /* A new arc at the head of its slot's chain. Called with interrupts masked. */
-static void arc_insert(struct profile_state *s, uintptr_t off, uintptr_t self_pc)
+static void arc_insert(struct profile_state *s, uintptr_t off, uintptr_t self_pc, uint32_t count)
 {
     if (s->arcs_used >= s->arcs_capacity) {
-        s->arcs_dropped++;
+        s->arcs_dropped += count;
         return;
     }
     uint32_t idx = s->arcs_used + 1;
     uint16_t *head = &s->heads[off >> SLOT_SHIFT];
     struct profile_arc *a = &s->arcs[idx];
     a->self_pc = self_pc;
-    a->count = 1;
+    a->count = count;
     a->from_low = (uint16_t)(off & SLOT_MASK);
     a->next = *head;
     /* Publish last: a debugger halting the target anywhere sees either no arc or a
@@ -53,10 +53,27 @@ void __profile_mcount(uintptr_t caller_pc, uintptr_t callee_pc)
             goto out;
         }
     }
-    arc_insert(s, off, callee_pc);
+    arc_insert(s, off, callee_pc, 1);
 out:
     hal_profile_irq_restore(irq);
 }
 
+void profile_arc_add(struct profile_state *s, uintptr_t off, uintptr_t self_pc, uint32_t count)
+{
+    uint32_t from_low = off & SLOT_MASK;
+    for (uint32_t i = s->heads[off >> SLOT_SHIFT]; i != 0; i = s->arcs[i].next) {
+        struct profile_arc *a = &s->arcs[i];
+        if (a->from_low == from_low && a->self_pc == self_pc) {
+            a->count = a->count > UINT32_MAX - count ? UINT32_MAX : a->count + count;
+            return;
+        }
+    }
+    arc_insert(s, off, self_pc, count);
+}
+
 #else /* !PROFILE_CALLGRAPH: no mcount support is linked; -pg code fails to link. */
+void profile_arc_add(struct profile_state *s, uintptr_t off, uintptr_t self_pc, uint32_t count)
+{
+    (void)s; (void)off; (void)self_pc; (void)count;
+}
 #endif

@@ -19,9 +19,19 @@ static uint32_t ceil_log2(uint32_t v)
     return shift;
 }
 
+void profile_set_layout(struct profile_state *s, void *base)
+{
+    size_t arcs_bytes = s->arcs_capacity ? ((size_t)s->arcs_capacity + 1) * sizeof(struct profile_arc) : 0;
+    size_t heads_bytes = (size_t)s->nslots * sizeof(uint16_t);
+    s->arcs = arcs_bytes ? (struct profile_arc *)base : NULL;
+    s->heads = heads_bytes ? (uint16_t *)((char *)base + arcs_bytes) : NULL;
+    s->bins = (uint16_t *)((char *)base + arcs_bytes + heads_bytes);
+}
+
 void profile_clear(struct profile_state *s)
 {
     s->resetting = 1;
+    s->samples_retired += s->samples;
     if (s->bins)
         memset(s->bins, 0, (size_t)s->nbins * sizeof s->bins[0]);
     if (s->heads)
@@ -54,6 +64,7 @@ static void *profile_stop(struct profile_state *s)
     void *memory = s->memory;
     int was_running = s->running;
     memset(s, 0, sizeof *s);
+    memset(&profile_frozen, 0, sizeof profile_frozen);  /* an outstanding snapshot ends */
     hal_profile_irq_restore(irq);
     if (was_running)
         hal_disable_profile_timer();
@@ -98,8 +109,9 @@ int profile_on(void *start, void *end, int bucket_size, int interval_us)
     arcs_bytes = (size_t)(capacity + 1) * sizeof(struct profile_arc);
     heads_bytes = (size_t)nslots * sizeof(uint16_t);
 #endif
-    size_t total = arcs_bytes + heads_bytes + bins_bytes;
-    if (total < bins_bytes)
+    size_t set_bytes = arcs_bytes + heads_bytes + bins_bytes;
+    size_t total = set_bytes * (1 + PROFILE_SNAPSHOT);
+    if (set_bytes < bins_bytes || total < set_bytes)
         return -EINVAL;
 
     /* One block: arcs first (pointer alignment), then the 16-bit arrays. */
@@ -111,12 +123,13 @@ int profile_on(void *start, void *end, int bucket_size, int interval_us)
     hal_profile_irq_state irq = hal_profile_irq_save();
     s->memory = memory;
     s->memory_bytes = total;
-    s->arcs = arcs_bytes ? (struct profile_arc *)memory : NULL;
-    s->heads = heads_bytes ? (uint16_t *)((char *)memory + arcs_bytes) : NULL;
-    s->bins = (uint16_t *)((char *)memory + arcs_bytes + heads_bytes);
+    s->set_bytes = set_bytes;
+    s->spare = PROFILE_SNAPSHOT ? (char *)memory + set_bytes : NULL;
     s->nbins = (uint32_t)nbins;
     s->nslots = (uint32_t)nslots;
+    s->slot_shift = CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT;
     s->arcs_capacity = (uint32_t)capacity;
+    profile_set_layout(s, memory);
     s->bucket_shift = bucket_shift;
     s->low_pc = low;
     s->high_pc = low + (nbins << bucket_shift);
@@ -154,6 +167,7 @@ int profile_get_stats(struct profile_stats *st)
         st->arcs_dropped = s->arcs_dropped;
         st->arcs_out_of_range = s->arcs_out_of_range;
         st->bytes_allocated = (uint32_t)s->memory_bytes;
+        st->samples_total = s->samples_retired + s->samples + profile_frozen.samples;
     }
     hal_profile_irq_restore(irq);
     return running ? 0 : -ENODATA;

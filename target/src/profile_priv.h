@@ -45,6 +45,7 @@ struct profile_state {
 
     uint16_t *heads;            /* nslots chain heads (arc indices), by call-site slot */
     uint32_t  nslots;
+    uint32_t  slot_shift;       /* CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT, for readers */
     struct profile_arc *arcs;   /* arcs[1 .. arcs_capacity]; arcs[0] unused */
     uint32_t  arcs_used;        /* highest arc index in use */
     uint32_t  arcs_capacity;
@@ -62,13 +63,30 @@ struct profile_state {
     volatile uint32_t reset_pending;
     volatile uint32_t resetting;  /* a reset is clearing the arrays (gdb refuses to read) */
 
-    void  *memory;              /* the one allocation holding arcs, heads and bins */
+    /* Samples no longer in the arrays: reset, or handed out in a delivered snapshot.
+     * samples_retired + samples (+ a snapshot's) = every sample since profile_on. */
+    uint32_t samples_retired;
+
+    void  *memory;              /* the one allocation: one or two sets of arcs, heads, bins */
     size_t memory_bytes;
+    size_t set_bytes;           /* bytes of one set */
+    void  *spare;               /* a zeroed set for the next snapshot, or NULL */
 };
 
 /* Owned by profile.c; the hot paths in hist.c and arcs.c update counters and arrays in it
  * with interrupts masked (or, for samples, from the timer ISR); gdb reads it while halted. */
 extern struct profile_state profile_state;
+
+/* Owned by snapshot.c: the data frozen by profile_snapshot_take(), read by gmon.c through
+ * a reader, merged back or dropped by profile_snapshot_release(). */
+extern struct profile_state profile_frozen;
+
+/* Points s's arcs, heads and bins into the set of memory at base. */
+void profile_set_layout(struct profile_state *s, void *base);
+
+/* Adds count traversals of an arc (the call site at offset off of the range), inserting it
+ * if new; counts the calls as dropped when the table is full. Interrupts masked. */
+void profile_arc_add(struct profile_state *s, uintptr_t off, uintptr_t self_pc, uint32_t count);
 
 /* Slow path shared by hist.c and arcs.c: performs a pending reset.
  * Called with interrupts masked. Returns nonzero if profiling is running afterwards. */

@@ -340,8 +340,8 @@ static void test_allocation_follows_formulas(void **state)
                   sizeof(struct profile_arc) + 50;
     assert_int_equal(st.arcs_capacity, arcs);
     assert_int_equal(profile_state.nslots, range >> SHIFT);
-    assert_int_equal(st.bytes_allocated, (arcs + 1) * sizeof(struct profile_arc) +
-                                             (range >> SHIFT) * 2 + range / 16 * 2);
+    assert_int_equal(st.bytes_allocated, (1 + PROFILE_SNAPSHOT) *
+                     ((arcs + 1) * sizeof(struct profile_arc) + (range >> SHIFT) * 2 + range / 16 * 2));
 }
 
 /* ---- serializer --------------------------------------------------------------------- */
@@ -460,6 +460,94 @@ static void test_gmon_empty_when_off(void **state)
     assert_int_equal(profile_gmon_read(&r, 0, b, sizeof b), 0);
 }
 
+/* ---- snapshots (double buffering for TFTP) ----------------------------------------- */
+
+static void test_snapshot_freezes_and_recording_goes_on(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    __profile_hit(LOW + 4);
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    size_t before_size;
+    uint8_t *before = read_image(&before_size, 4096);
+
+    struct profile_gmon_reader r;
+    assert_int_equal(profile_snapshot_take(&r), 0);
+    struct profile_gmon_reader r2;
+    assert_int_equal(profile_snapshot_take(&r2), -EBUSY);
+    /* Recorded during the transfer: goes to the live set, not the snapshot. */
+    __profile_hit(LOW + 4);
+    __profile_hit(LOW + 4);
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    __profile_mcount(LOW + 12, LOW + 0x100);
+    uint8_t frozen[8192];
+    size_t n = profile_gmon_read(&r, 0, frozen, sizeof frozen);
+    assert_int_equal(n, before_size);
+    assert_memory_equal(frozen, before, n);
+    struct profile_stats st = stats();
+    assert_int_equal(st.samples, 2);
+    assert_int_equal(st.arcs, 2);
+    assert_int_equal(st.samples_total, 3);
+
+    profile_snapshot_release(&r, 1);  /* delivered: dropped, live data stays */
+    st = stats();
+    assert_int_equal(st.samples, 2);
+    assert_int_equal(st.samples_total, 3);
+    assert_int_equal(profile_state.bins[0], 2);
+    assert_int_equal(arc_count(LOW + 8, LOW + 0x100), 1);
+    /* The spare is usable again, and zeroed. */
+    assert_int_equal(profile_snapshot_take(&r), 0);
+    __profile_hit(LOW + 4);
+    assert_int_equal(profile_state.bins[0], 1);
+    profile_snapshot_release(&r, 1);
+    assert_int_equal(stats().samples_total, 4);
+    free(before);
+}
+
+static void test_abandoned_snapshot_merges_back(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    for (int i = 0; i < 0xFFF0; i++)
+        __profile_hit(LOW + 4);
+    __profile_hit(LOW + 40);
+    __profile_hit(0);
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    __profile_mcount(LOW + 0x300, LOW + 0x200);
+    struct profile_gmon_reader r;
+    assert_int_equal(profile_snapshot_take(&r), 0);
+    for (int i = 0; i < 0x20; i++)
+        __profile_hit(LOW + 4);
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    __profile_mcount(LOW + 0x500, LOW + 0x200);
+    profile_snapshot_release(&r, 0);  /* transfer failed */
+    struct profile_stats st = stats();
+    assert_int_equal(st.samples, 0xFFF0 + 2 + 0x20);
+    assert_int_equal(st.samples_total, st.samples);
+    assert_int_equal(st.samples_out_of_range, 1);
+    assert_int_equal(profile_state.bins[0], 0xFFFF);
+    assert_int_equal(st.buckets_saturated, 1);
+    assert_int_equal(profile_state.bins[2], 1);
+    assert_int_equal(arc_count(LOW + 8, LOW + 0x100), 3);
+    assert_int_equal(arc_count(LOW + 0x300, LOW + 0x200), 1);
+    assert_int_equal(arc_count(LOW + 0x500, LOW + 0x200), 1);
+    assert_int_equal(st.arcs, 3);
+}
+
+static void test_snapshot_ended_by_profile_off(void **state)
+{
+    (void)state;
+    struct profile_gmon_reader r;
+    assert_int_equal(profile_snapshot_take(&r), -ENODATA);
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    assert_int_equal(profile_snapshot_take(&r), 0);
+    profile_off();
+    uint8_t b[16];
+    assert_int_equal(profile_gmon_read(&r, 0, b, sizeof b), 0);
+    profile_snapshot_release(&r, 1);  /* harmless */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -487,6 +575,9 @@ int main(void)
         T(test_gmon_image_parsed_back),
         T(test_gmon_read_in_any_chunks),
         T(test_gmon_empty_when_off),
+        T(test_snapshot_freezes_and_recording_goes_on),
+        T(test_abandoned_snapshot_merges_back),
+        T(test_snapshot_ended_by_profile_off),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

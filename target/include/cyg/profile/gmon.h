@@ -41,6 +41,24 @@ size_t profile_gmon_size(const struct profile_gmon_reader *r);
  */
 size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf, size_t len);
 
+/**
+ * Freeze the current data for an extraction that takes a while: reads through r then see
+ * the frozen data while recording goes on into a spare set (allocated by profile_on when
+ * the configuration has a transfer path that needs it, e.g. CYGPKG_PROFILE_TFTP).
+ * @retval 0        r reads the snapshot
+ * @retval -ENODATA profiling is off
+ * @retval -EBUSY   another snapshot is outstanding
+ * @retval -ENOSPC  this configuration has no spare set
+ */
+int profile_snapshot_take(struct profile_gmon_reader *r);
+
+/**
+ * End a snapshot. delivered != 0: the data reached the user and is dropped (the counts
+ * start again from what was recorded since the snapshot); delivered == 0: it is merged back
+ * into the live data, so nothing is lost.
+ */
+void profile_snapshot_release(struct profile_gmon_reader *r, int delivered);
+
 #ifdef __cplusplus
 }
 #endif

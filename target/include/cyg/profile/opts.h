@@ -35,6 +35,12 @@
 #define CYGNUM_PROFILE_TFTP_PORT 69
 #endif
 
+/* A spare set of arrays for snapshots (double buffering), which an extraction path that
+ * takes a while needs so that profiling goes on during the transfer. */
+#ifndef PROFILE_SNAPSHOT
+#define PROFILE_SNAPSHOT PROFILE_TFTP
+#endif
+
 /* Call sites are stored as a 16-bit offset within their hash slot. */
 _Static_assert(CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT >= 1 && CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT <= 16,
                "CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT must be 1..16");

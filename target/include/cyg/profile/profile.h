@@ -51,6 +51,8 @@ struct profile_stats {
     uint32_t arcs_dropped;       /**< calls not counted because the arc table was full */
     uint32_t arcs_out_of_range;  /**< calls not counted: call site outside [start, end) */
     uint32_t bytes_allocated;    /**< memory profile_on took for histogram and arcs */
+    uint32_t samples_total;      /**< every sample since profile_on, across resets and
+                                      extractions (wraps at 2^32) */
 };
 
 /**
