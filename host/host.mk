@@ -1,0 +1,59 @@
+# host/: tgprof, the gprof-compatible analyzer (issue 5).  Included by the top Makefile.
+#   make build/host/tgprof     the tool (also: make host)
+#   make test                  host/tests/*.sh compare tgprof with GNU gprof byte for byte
+#   make bench                 host/bench/run.sh times both tools on large generated inputs
+#   make fuzz                  libFuzzer on the gmon.out and ELF readers
+#   make install-host          $(PREFIX)/bin/tgprof and $(PREFIX)/share/man/man1/tgprof.1
+
+HOST_CC     ?= gcc
+HOST_CFLAGS ?= -O2 -g
+HOST_WARN   := -std=gnu11 -Wall -Wextra
+HOST_LIBS   := -lelf -ldw
+HOST_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+HB          := $(BUILD)/host
+
+HOST_SRCS   := $(sort $(wildcard host/src/*.c))
+HOST_HDRS   := $(wildcard host/src/*.h)
+HOST_LIB_SRCS := $(filter-out host/src/main.c,$(HOST_SRCS))
+TGPROF      := $(HB)/tgprof
+TGPROF_SAN  := $(HB)/tgprof-san
+HOST_GEN    := $(HB)/gen-gmon
+
+$(TGPROF): $(HOST_SRCS) $(HOST_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_WARN) $(HOST_CFLAGS) $(HOST_SRCS) $(HOST_LIBS) -o $@
+
+$(TGPROF_SAN): $(HOST_SRCS) $(HOST_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_WARN) -O1 -g $(HOST_SAN) $(HOST_SRCS) $(HOST_LIBS) -o $@
+
+$(HOST_GEN): host/tests/gen-gmon.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_WARN) -O2 -g $< -lelf -o $@
+
+.PHONY: host
+host: $(TGPROF)
+
+TESTS     += host/tests/compare-native.sh
+TEST_DEPS += $(TGPROF) $(TGPROF_SAN)
+
+# BENCHES += host/bench/run.sh (below, once it exists)
+
+
+# ---- fuzzing (clang's libFuzzer) ------------------------------------------------------
+FUZZ_SECS ?= 60
+HOST_FUZZERS := $(HB)/fuzz-gmon $(HB)/fuzz-elf
+$(HB)/fuzz-%: host/fuzz/fuzz-%.c $(HOST_LIB_SRCS) $(HOST_HDRS)
+	@mkdir -p $(@D)
+	clang $(HOST_WARN) -O1 -g -fsanitize=fuzzer,address,undefined -Ihost/src $< $(HOST_LIB_SRCS) $(HOST_LIBS) -o $@
+.PHONY: fuzz
+fuzz: $(HOST_FUZZERS)
+	host/fuzz/run.sh $(HB) $(FUZZ_SECS)
+
+# ---- install ------------------------------------------------------------------------
+.PHONY: install-host
+install: install-host
+install-host: $(TGPROF)
+	@mkdir -p $(PREFIX)/bin $(PREFIX)/share/man/man1
+	cp $(TGPROF) $(PREFIX)/bin/tgprof
+	cp host/tgprof.1 $(PREFIX)/share/man/man1/tgprof.1

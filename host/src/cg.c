@@ -1,0 +1,429 @@
+/* The call graph: arcs, depth-first numbering with cycle detection, time propagation.
+ * Same results as gprof's cg_arcs.c/cg_dfn.c, in O(n log n): arcs are found through a
+ * hash table, and cycles are merged with union-find instead of rescanning the stack. */
+#include <stdlib.h>
+#include <string.h>
+#include "tgprof.h"
+
+#define DFN_NAN 0
+#define DFN_BUSY -1
+
+/* ---- arcs --------------------------------------------------------------------------- */
+struct arcmap {
+	size_t *slot;              /* arc index + 1, 0 empty */
+	size_t mask;
+};
+
+static size_t hash2(size_t a, size_t b)
+{
+	uint64_t h = (uint64_t)a * 0x9E3779B97F4A7C15ull ^ ((uint64_t)b + 0x632BE59BD9B4E019ull);
+	h ^= h >> 29;
+	h *= 0xBF58476D1CE4E5B9ull;
+	h ^= h >> 32;
+	return (size_t)h;
+}
+
+int cg_build(struct analysis *a)
+{
+	struct profile *p = a->prof;
+	struct symtab *tab = a->tab;
+	size_t cap = 16;
+	while (cap < 2 * p->narcs + 16)
+		cap *= 2;
+	struct arcmap m = {xcalloc(cap, sizeof(size_t)), cap - 1};
+	a->arcs = xcalloc(p->narcs + 1, sizeof *a->arcs);
+	a->narcs = 0;
+	size_t unmatched = 0;
+	for (size_t i = 0; i < p->narcs; i++) {
+		struct sym *parent = symtab_lookup(tab, p->arcs[i].from);
+		struct sym *child = symtab_lookup(tab, p->arcs[i].self);
+		if (!parent || !child) {
+			unmatched++;
+			continue;
+		}
+		if (!(symspec_arc_selected(a->opt, parent, child, INCL_ARCS) ||
+		      (a->opt->table_len[INCL_ARCS] == 0 &&
+		       !symspec_arc_selected(a->opt, parent, child, EXCL_ARCS))))
+			continue;
+		unsigned long count = (unsigned long)(uint32_t)p->arcs[i].count;
+		if (!tab->is64 || 1)
+			count = (unsigned long)p->arcs[i].count;
+		child->ncalls += count;
+		size_t pi = parent - tab->base, ci = child - tab->base;
+		size_t h = hash2(pi, ci) & m.mask;
+		struct arc *arc = NULL;
+		while (m.slot[h]) {
+			struct arc *c = &a->arcs[m.slot[h] - 1];
+			if (c->parent == parent && c->child == child) {
+				arc = c;
+				break;
+			}
+			h = (h + 1) & m.mask;
+		}
+		if (arc) {
+			arc->count += count;
+			continue;
+		}
+		arc = &a->arcs[a->narcs];
+		m.slot[h] = ++a->narcs;
+		arc->parent = parent;
+		arc->child = child;
+		arc->count = count;
+		arc->seq = a->narcs;
+		arc->next_child = parent->children;
+		parent->children = arc;
+		arc->next_parent = child->parents;
+		child->parents = arc;
+	}
+	free(m.slot);
+	if (unmatched && a->opt->extra_warnings)
+		warning("%zu call arcs have an address that matches no symbol (ignored)",
+			unmatched);
+	return 0;
+}
+
+/* ---- depth-first numbering ------------------------------------------------------------ */
+static struct sym *root_of(struct sym *s)
+{
+	struct sym *r = s;
+	while (r->uf_parent != r)
+		r = r->uf_parent;
+	while (s->uf_parent != r) {
+		struct sym *n = s->uf_parent;
+		s->uf_parent = r;
+		s = n;
+	}
+	return r;
+}
+
+struct dfn {
+	struct sym **stack;        /* 1-based */
+	struct arc **iter;
+	int depth, cap;
+	int *ung;                  /* stack positions of entries not glommed into a cycle */
+	int nung;
+	int counter;
+};
+
+static int find_cycle(struct dfn *d, struct sym *child)
+{
+	int top = 0;
+	if (child->stack_pos > 0)
+		top = child->stack_pos;
+	struct sym *r = root_of(child);
+	if (r != child && r->stack_pos > top)
+		top = r->stack_pos;
+	if (top <= 0)
+		return error("call graph: couldn't find head of cycle");
+	if (top == d->depth)
+		return 0;
+	struct sym *head = root_of(d->stack[top]);
+	struct sym *tail = head->uf_tail;
+	int first = d->nung;
+	while (first > 0 && d->ung[first - 1] > top)
+		first--;
+	for (int k = first; k < d->nung; k++) {
+		struct sym *c = d->stack[d->ung[k]];
+		tail->cyc_next = c;
+		c->uf_parent = head;
+		tail = c->uf_tail;
+	}
+	head->uf_tail = tail;
+	d->nung = first;
+	return 0;
+}
+
+static void push(struct dfn *d, struct sym *s)
+{
+	if (++d->depth >= d->cap) {
+		d->cap = d->cap ? 2 * d->cap : 1024;
+		d->stack = xrealloc(d->stack, d->cap * sizeof *d->stack);
+		d->iter = xrealloc(d->iter, d->cap * sizeof *d->iter);
+		d->ung = xrealloc(d->ung, d->cap * sizeof *d->ung);
+	}
+	d->stack[d->depth] = s;
+	d->iter[d->depth] = s->children;
+	d->ung[d->nung++] = d->depth;
+	s->stack_pos = d->depth;
+	s->top_order = DFN_BUSY;
+}
+
+static void pop(struct dfn *d)
+{
+	struct sym *s = d->stack[d->depth];
+	if (root_of(s) == s) {
+		++d->counter;
+		for (struct sym *m = s; m; m = m->cyc_next)
+			m->top_order = d->counter;
+	}
+	if (d->nung && d->ung[d->nung - 1] == d->depth)
+		d->nung--;
+	s->stack_pos = 0;
+	d->depth--;
+}
+
+static int dfn_visit(struct dfn *d, struct sym *start)
+{
+	if (start->top_order != DFN_NAN)
+		return 0;
+	push(d, start);
+	while (d->depth > 0) {
+		struct arc *arc = d->iter[d->depth];
+		if (!arc) {
+			pop(d);
+			continue;
+		}
+		d->iter[d->depth] = arc->next_child;
+		struct sym *c = arc->child;
+		if (c->top_order != DFN_NAN && c->top_order != DFN_BUSY)
+			continue;
+		if (c->top_order == DFN_BUSY) {
+			if (find_cycle(d, c))
+				return -1;
+			continue;
+		}
+		push(d, c);
+	}
+	return 0;
+}
+
+/* ---- cycles and propagation ---------------------------------------------------------- */
+static void cycle_link(struct analysis *a)
+{
+	struct symtab *tab = a->tab;
+	int n = 0;
+	for (size_t i = 0; i < tab->len; i++) {
+		struct sym *s = &tab->base[i];
+		if (s->cyc_head == s && s->cyc_next)
+			n++;
+	}
+	a->ncycles = n;
+	a->cycles = xcalloc(n + 1, sizeof *a->cycles);
+	int num = 0;
+	for (size_t i = 0; i < tab->len; i++) {
+		struct sym *s = &tab->base[i];
+		if (!(s->cyc_head == s && s->cyc_next))
+			continue;
+		struct sym *cyc = &a->cycles[++num];
+		cyc->print_flag = 1;
+		cyc->top_order = DFN_NAN;
+		cyc->cyc_num = num;
+		cyc->cyc_head = cyc;
+		cyc->cyc_next = s;
+		cyc->order = tab->len + num - 1;
+		for (struct sym *m = s; m; m = m->cyc_next) {
+			m->cyc_num = num;
+			m->cyc_head = cyc;
+		}
+		for (struct sym *m = s; m; m = m->cyc_next)
+			for (struct arc *arc = m->parents; arc; arc = arc->next_parent) {
+				if (arc->parent == m)
+					continue;
+				if (arc->parent->cyc_num == num)
+					cyc->self_calls += arc->count;
+				else
+					cyc->ncalls += arc->count;
+			}
+	}
+}
+
+static void inherit_flags(struct sym *child)
+{
+	struct sym *head = child->cyc_head;
+	if (child == head) {
+		child->print_flag = 0;
+		child->prop_fract = 0.0;
+		for (struct arc *arc = child->parents; arc; arc = arc->next_parent) {
+			struct sym *parent = arc->parent;
+			if (child == parent)
+				continue;
+			child->print_flag |= parent->print_flag;
+			if (child->ncalls)
+				child->prop_fract += parent->prop_fract *
+						     (((double)arc->count) / ((double)child->ncalls));
+		}
+	} else {
+		head->print_flag = 0;
+		head->prop_fract = 0.0;
+		for (struct sym *m = head->cyc_next; m; m = m->cyc_next)
+			for (struct arc *arc = m->parents; arc; arc = arc->next_parent) {
+				if (arc->parent->cyc_head == head)
+					continue;
+				struct sym *parent = arc->parent;
+				head->print_flag |= parent->print_flag;
+				if (head->ncalls)
+					head->prop_fract += parent->prop_fract *
+						(((double)arc->count) / ((double)head->ncalls));
+			}
+		for (struct sym *m = head; m; m = m->cyc_next) {
+			m->print_flag = head->print_flag;
+			m->prop_fract = head->prop_fract;
+		}
+	}
+}
+
+static void propagate_flags(struct analysis *a, struct sym **syms)
+{
+	struct sym *old_head = NULL;
+	for (size_t idx = a->tab->len; idx-- > 0;) {
+		struct sym *child = syms[idx];
+		if (child->cyc_head != old_head) {
+			old_head = child->cyc_head;
+			inherit_flags(child);
+		}
+		if (!child->print_flag) {
+			if ((child->sel >> INCL_GRAPH & 1) ||
+			    (a->opt->table_len[INCL_GRAPH] == 0 && !(child->sel >> EXCL_GRAPH & 1)))
+				child->print_flag = 1;
+		} else {
+			if (!(child->sel >> INCL_GRAPH & 1) && (child->sel >> EXCL_GRAPH & 1))
+				child->print_flag = 0;
+		}
+		if (child->prop_fract == 0.0) {
+			if ((child->sel >> INCL_TIME & 1) ||
+			    (a->opt->table_len[INCL_TIME] == 0 && !(child->sel >> EXCL_TIME & 1)))
+				child->prop_fract = 1.0;
+		} else {
+			if (!(child->sel >> INCL_TIME & 1) && (child->sel >> EXCL_TIME & 1))
+				child->prop_fract = 0.0;
+		}
+		child->prop_self = child->time * child->prop_fract;
+		a->print_time += child->prop_self;
+	}
+}
+
+static void cycle_time(struct analysis *a)
+{
+	for (int i = 1; i <= a->ncycles; i++) {
+		struct sym *cyc = &a->cycles[i];
+		for (struct sym *m = cyc->cyc_next; m; m = m->cyc_next) {
+			if (m->prop_fract == 0.0)
+				continue;
+			cyc->time += m->time;
+		}
+		cyc->prop_self = cyc->prop_fract * cyc->time;
+	}
+}
+
+static void propagate_time(struct sym *parent)
+{
+	if (parent->prop_fract == 0.0)
+		return;
+	for (struct arc *arc = parent->children; arc; arc = arc->next_child) {
+		struct sym *child = arc->child;
+		if (arc->count == 0 || child == parent || child->prop_fract == 0)
+			continue;
+		if (child->cyc_head != child) {
+			if (parent->cyc_num == child->cyc_num)
+				continue;
+			child = child->cyc_head;
+		} else if (parent->top_order <= child->top_order) {
+			continue;
+		}
+		if (child->ncalls == 0)
+			continue;
+		arc->time = child->time * (((double)arc->count) / ((double)child->ncalls));
+		arc->child_time = child->child_time * (((double)arc->count) / ((double)child->ncalls));
+		double share = arc->time + arc->child_time;
+		parent->child_time += share;
+		double prop_share = parent->prop_fract * share;
+		parent->prop_child += prop_share;
+		arc->time *= parent->prop_fract;
+		arc->child_time *= parent->prop_fract;
+		if (parent->cyc_head != parent) {
+			parent->cyc_head->child_time += share;
+			parent->cyc_head->prop_child += prop_share;
+		}
+	}
+}
+
+static int cmp_topo(const void *l, const void *r, void *ctx)
+{
+	const struct sym *a = l, *b = r;
+	(void)ctx;
+	return a->top_order < b->top_order ? -1 : a->top_order > b->top_order;
+}
+
+static int cmp_total(const void *l, const void *r, void *ctx)
+{
+	const struct sym *left = l, *right = r;
+	(void)ctx;
+	double diff = (left->prop_self + left->prop_child) - (right->prop_self + right->prop_child);
+	if (diff < 0.0)
+		return 1;
+	if (diff > 0.0)
+		return -1;
+	if (!left->name && left->cyc_num != 0)
+		return -1;
+	if (!right->name && right->cyc_num != 0)
+		return 1;
+	if (!left->name)
+		return -1;
+	if (!right->name)
+		return 1;
+	if (left->name[0] != '_' && right->name[0] == '_')
+		return -1;
+	if (left->name[0] == '_' && right->name[0] != '_')
+		return 1;
+	if (left->ncalls > right->ncalls)
+		return -1;
+	if (left->ncalls < right->ncalls)
+		return 1;
+	return strcmp(left->name, right->name);
+}
+
+void cg_assemble(struct analysis *a)
+{
+	struct symtab *tab = a->tab;
+	for (size_t i = 0; i < tab->len; i++) {
+		struct sym *s = &tab->base[i];
+		s->child_time = 0.0;
+		s->self_calls = 0;
+		for (struct arc *arc = s->children; arc; arc = arc->next_child)
+			if (arc->child == s) {
+				s->ncalls -= arc->count;
+				s->self_calls = arc->count;
+				break;
+			}
+		s->prop_fract = s->prop_self = s->prop_child = 0.0;
+		s->print_flag = 0;
+		s->top_order = DFN_NAN;
+		s->cyc_num = 0;
+		s->cyc_head = s;
+		s->cyc_next = NULL;
+		s->uf_parent = s;
+		s->uf_tail = s;
+		s->stack_pos = 0;
+	}
+	struct dfn d = {0};
+	for (size_t i = 0; i < tab->len; i++)
+		if (dfn_visit(&d, &tab->base[i]))
+			break;
+	free(d.stack);
+	free(d.iter);
+	free(d.ung);
+	for (size_t i = 0; i < tab->len; i++)
+		tab->base[i].cyc_head = root_of(&tab->base[i]);
+	cycle_link(a);
+
+	void **top = xmalloc((tab->len + 1) * sizeof *top);
+	for (size_t i = 0; i < tab->len; i++)
+		top[i] = &tab->base[i];
+	msort_ptrs(top, tab->len, cmp_topo, NULL);
+	propagate_flags(a, (struct sym **)top);
+	cycle_time(a);
+	for (size_t i = 0; i < tab->len; i++)
+		propagate_time(top[i]);
+	free(top);
+
+	size_t n = tab->len + a->ncycles;
+	void **ts = xmalloc((n + 1) * sizeof *ts);
+	for (size_t i = 0; i < tab->len; i++)
+		ts[i] = &tab->base[i];
+	for (int i = 1; i <= a->ncycles; i++)
+		ts[tab->len + i - 1] = &a->cycles[i];
+	msort_ptrs(ts, n, cmp_total, NULL);
+	for (size_t i = 0; i < n; i++)
+		((struct sym *)ts[i])->index = (int)i + 1;
+	a->cg_sorted = (struct sym **)ts;
+}

@@ -1,0 +1,390 @@
+/* Printing the call graph and the index by function name, as gprof's cg_print.c. */
+#include <stdlib.h>
+#include <string.h>
+#include "tgprof.h"
+
+#define LESSTHAN -1
+#define EQUALTO 0
+#define GREATERTHAN 1
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+int print_name_only(const struct analysis *a, const struct sym *s, FILE *out)
+{
+	(void)a;
+	if (!s->name)
+		return 0;
+	fputs(s->name, out);
+	return (int)strlen(s->name);
+}
+
+void print_name(const struct analysis *a, const struct sym *s, FILE *out)
+{
+	print_name_only(a, s, out);
+	if (s->cyc_num != 0)
+		fprintf(out, " <cycle %d>", s->cyc_num);
+	if (s->index != 0) {
+		if (s->print_flag)
+			fprintf(out, " [%d]", s->index);
+		else
+			fprintf(out, " (%d)", s->index);
+	}
+}
+
+static int in_cycle(const struct arc *arc)
+{
+	return arc->parent->cyc_num != 0 && arc->child->cyc_num != 0 &&
+	       arc->parent->cyc_num == arc->child->cyc_num;
+}
+
+static int cmp_arc(const struct arc *left, const struct arc *right)
+{
+	if (left->parent == left->child)
+		return LESSTHAN;
+	if (right->parent == right->child)
+		return GREATERTHAN;
+	if (in_cycle(left)) {
+		if (in_cycle(right)) {
+			if (left->count < right->count)
+				return LESSTHAN;
+			if (left->count > right->count)
+				return GREATERTHAN;
+			return EQUALTO;
+		}
+		return LESSTHAN;
+	}
+	if (in_cycle(right))
+		return GREATERTHAN;
+	double lt = left->time + left->child_time, rt = right->time + right->child_time;
+	if (lt < rt)
+		return LESSTHAN;
+	if (lt > rt)
+		return GREATERTHAN;
+	if (left->count < right->count)
+		return LESSTHAN;
+	if (left->count > right->count)
+		return GREATERTHAN;
+	return EQUALTO;
+}
+
+/* gprof sorts each list by insertion: parents ascending, children descending, and an
+ * arc equal to ones already placed goes before them.  The same order, stably: */
+struct pos_arc {
+	struct arc *arc;
+	size_t pos;
+};
+
+static int cmp_parents(const void *l, const void *r, void *ctx)
+{
+	const struct pos_arc *a = l, *b = r;
+	(void)ctx;
+	int c = cmp_arc(a->arc, b->arc);
+	if (c)
+		return c;
+	return a->pos > b->pos ? -1 : a->pos < b->pos;
+}
+
+static int cmp_children(const void *l, const void *r, void *ctx)
+{
+	const struct pos_arc *a = l, *b = r;
+	(void)ctx;
+	int c = cmp_arc(b->arc, a->arc);
+	if (c)
+		return c;
+	return a->pos > b->pos ? -1 : a->pos < b->pos;
+}
+
+static struct arc *sort_list(struct arc *head, int children)
+{
+	size_t n = 0;
+	for (struct arc *a = head; a; a = children ? a->next_child : a->next_parent)
+		n++;
+	if (n < 2)
+		return head;
+	struct pos_arc *pa = xmalloc(n * sizeof *pa);
+	void **pp = xmalloc(n * sizeof *pp);
+	size_t i = 0;
+	for (struct arc *a = head; a; a = children ? a->next_child : a->next_parent, i++) {
+		pa[i].arc = a;
+		pa[i].pos = i;
+		pp[i] = &pa[i];
+	}
+	msort_ptrs(pp, n, children ? cmp_children : cmp_parents, NULL);
+	for (i = 0; i < n; i++) {
+		struct arc *a = ((struct pos_arc *)pp[i])->arc;
+		struct arc *next = i + 1 < n ? ((struct pos_arc *)pp[i + 1])->arc : NULL;
+		if (children)
+			a->next_child = next;
+		else
+			a->next_parent = next;
+	}
+	head = ((struct pos_arc *)pp[0])->arc;
+	free(pa);
+	free(pp);
+	return head;
+}
+
+static void print_header(struct analysis *a, FILE *out)
+{
+	const struct options *o = a->opt;
+	if (!o->bsd)
+		fputs(o->brief ? "\t\t\tCall graph\n\n" : "\t\t     Call graph (explanation follows)\n\n",
+		      out);
+	fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
+		(long)a->prof->hist_scale * 2L);
+	if (a->print_time > 0.0) {
+		fprintf(out, " for %.2f%% of %.2f seconds\n\n", 100.0 / a->print_time,
+			a->print_time / a->prof->hz);
+	} else {
+		fputs(" no time propagated\n\n", out);
+		a->print_time = 1.0;
+	}
+	if (o->bsd) {
+		fprintf(out, "%6.6s %5.5s %7.7s %11.11s %7.7s/%-7.7s     %-8.8s\n", "", "", "", "",
+			"called", "total", "parents");
+		fprintf(out, "%-6.6s %5.5s %7.7s %11.11s %7.7s+%-7.7s %-8.8s\t%5.5s\n", "index",
+			"%time", "self", "descendants", "called", "self", "name", "index");
+		fprintf(out, "%6.6s %5.5s %7.7s %11.11s %7.7s/%-7.7s     %-8.8s\n", "", "", "", "",
+			"called", "total", "children");
+		fputc('\n', out);
+	} else {
+		fputs("index % time    self  children    called     name\n", out);
+	}
+}
+
+static void print_cycle(struct analysis *a, struct sym *cyc, FILE *out)
+{
+	char buf[32];
+	double hz = a->prof->hz;
+	snprintf(buf, sizeof buf, "[%d]", cyc->index);
+	fprintf(out, a->opt->bsd ? "%-6.6s %5.1f %7.2f %11.2f %7lu" : "%-6.6s %5.1f %7.2f %7.2f %7lu",
+		buf, 100 * (cyc->prop_self + cyc->prop_child) / a->print_time,
+		cyc->prop_self / hz, cyc->prop_child / hz, cyc->ncalls);
+	if (cyc->self_calls != 0)
+		fprintf(out, "+%-7lu", cyc->self_calls);
+	else
+		fprintf(out, " %7.7s", "");
+	fprintf(out, " <cycle %d as a whole> [%d]\n", cyc->cyc_num, cyc->index);
+}
+
+static int cmp_member(const struct sym *l, const struct sym *r)
+{
+	double lt = l->prop_self + l->prop_child, rt = r->prop_self + r->prop_child;
+	unsigned long lc = l->ncalls + l->self_calls, rc = r->ncalls + r->self_calls;
+	if (lt > rt)
+		return GREATERTHAN;
+	if (lt < rt)
+		return LESSTHAN;
+	if (lc > rc)
+		return GREATERTHAN;
+	if (lc < rc)
+		return LESSTHAN;
+	return EQUALTO;
+}
+
+/* Members by decreasing time and calls; equal ones keep their order (insertion sort). */
+static int cmp_member_sort(const void *l, const void *r, void *ctx)
+{
+	(void)ctx;
+	return cmp_member(r, l);
+}
+
+static void print_members(struct analysis *a, struct sym *cyc, FILE *out)
+{
+	size_t n = 0;
+	for (struct sym *m = cyc->cyc_next; m; m = m->cyc_next)
+		n++;
+	void **v = xmalloc((n + 1) * sizeof *v);
+	n = 0;
+	for (struct sym *m = cyc->cyc_next; m; m = m->cyc_next)
+		v[n++] = m;
+	msort_ptrs(v, n, cmp_member_sort, NULL);
+	cyc->cyc_next = n ? v[0] : NULL;
+	for (size_t i = 0; i < n; i++)
+		((struct sym *)v[i])->cyc_next = i + 1 < n ? v[i + 1] : NULL;
+	free(v);
+	double hz = a->prof->hz;
+	for (struct sym *m = cyc->cyc_next; m; m = m->cyc_next) {
+		fprintf(out, a->opt->bsd ? "%6.6s %5.5s %7.2f %11.2f %7lu" : "%6.6s %5.5s %7.2f %7.2f %7lu",
+			"", "", m->prop_self / hz, m->prop_child / hz, m->ncalls);
+		if (m->self_calls != 0)
+			fprintf(out, "+%-7lu", m->self_calls);
+		else
+			fprintf(out, " %7.7s", "");
+		fputs("     ", out);
+		print_name(a, m, out);
+		fputc('\n', out);
+	}
+}
+
+static void print_parents(struct analysis *a, struct sym *child, FILE *out)
+{
+	int bsd = a->opt->bsd;
+	double hz = a->prof->hz;
+	struct sym *cycle_head = child->cyc_head ? child->cyc_head : child;
+	if (!child->parents) {
+		fprintf(out, bsd ? "%6.6s %5.5s %7.7s %11.11s %7.7s %7.7s     <spontaneous>\n"
+				 : "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n",
+			"", "", "", "", "", "");
+		return;
+	}
+	child->parents = sort_list(child->parents, 0);
+	for (struct arc *arc = child->parents; arc; arc = arc->next_parent) {
+		struct sym *parent = arc->parent;
+		if (child == parent || (child->cyc_num != 0 && parent->cyc_num == child->cyc_num)) {
+			fprintf(out, bsd ? "%6.6s %5.5s %7.7s %11.11s %7lu %7.7s     "
+					 : "%6.6s %5.5s %7.7s %7.7s %7lu %7.7s     ",
+				"", "", "", "", arc->count, "");
+		} else {
+			fprintf(out, bsd ? "%6.6s %5.5s %7.2f %11.2f %7lu/%-7lu     "
+					 : "%6.6s %5.5s %7.2f %7.2f %7lu/%-7lu     ",
+				"", "", arc->time / hz, arc->child_time / hz, arc->count,
+				cycle_head->ncalls);
+		}
+		print_name(a, parent, out);
+		fputc('\n', out);
+	}
+}
+
+static void print_children(struct analysis *a, struct sym *parent, FILE *out)
+{
+	int bsd = a->opt->bsd;
+	double hz = a->prof->hz;
+	parent->children = sort_list(parent->children, 1);
+	for (struct arc *arc = parent->children; arc; arc = arc->next_child) {
+		struct sym *child = arc->child;
+		if (child == parent || (child->cyc_num != 0 && child->cyc_num == parent->cyc_num)) {
+			fprintf(out, bsd ? "%6.6s %5.5s %7.7s %11.11s %7lu %7.7s     "
+					 : "%6.6s %5.5s %7.7s %7.7s %7lu %7.7s     ",
+				"", "", "", "", arc->count, "");
+		} else {
+			fprintf(out, bsd ? "%6.6s %5.5s %7.2f %11.2f %7lu/%-7lu     "
+					 : "%6.6s %5.5s %7.2f %7.2f %7lu/%-7lu     ",
+				"", "", arc->time / hz, arc->child_time / hz, arc->count,
+				child->cyc_head->ncalls);
+		}
+		print_name(a, child, out);
+		fputc('\n', out);
+	}
+}
+
+static void print_line(struct analysis *a, struct sym *np, FILE *out)
+{
+	char buf[32];
+	double hz = a->prof->hz;
+	snprintf(buf, sizeof buf, "[%d]", np->index);
+	fprintf(out, a->opt->bsd ? "%-6.6s %5.1f %7.2f %11.2f" : "%-6.6s %5.1f %7.2f %7.2f", buf,
+		100 * (np->prop_self + np->prop_child) / a->print_time, np->prop_self / hz,
+		np->prop_child / hz);
+	if (np->ncalls + np->self_calls != 0) {
+		fprintf(out, " %7lu", np->ncalls);
+		if (np->self_calls != 0)
+			fprintf(out, "+%-7lu ", np->self_calls);
+		else
+			fprintf(out, " %7.7s ", "");
+	} else {
+		fprintf(out, " %7.7s %7.7s ", "", "");
+	}
+	print_name(a, np, out);
+	fputc('\n', out);
+}
+
+void cg_print(struct analysis *a, FILE *out)
+{
+	const struct options *o = a->opt;
+	if (!o->brief && o->bsd)
+		fputs(bsd_callg_blurb, out);
+	print_header(a, out);
+	size_t n = a->tab->len + a->ncycles;
+	for (size_t i = 0; i < n; i++) {
+		struct sym *p = a->cg_sorted[i];
+		if ((o->ignore_zeros && p->ncalls == 0 && p->self_calls == 0 && p->prop_self == 0 &&
+		     p->prop_child == 0) || !p->print_flag)
+			continue;
+		if (!p->name && p->cyc_num != 0) {
+			print_cycle(a, p, out);
+			print_members(a, p, out);
+		} else {
+			print_parents(a, p, out);
+			print_line(a, p, out);
+			print_children(a, p, out);
+		}
+		if (o->bsd)
+			fputc('\n', out);
+		fputs("-----------------------------------------------\n", out);
+		if (o->bsd)
+			fputc('\n', out);
+	}
+	if (!o->brief && !o->bsd)
+		fputs(callg_blurb, out);
+}
+
+static int cmp_name(const void *l, const void *r, void *ctx)
+{
+	(void)ctx;
+	return strcmp(((const struct sym *)l)->name, ((const struct sym *)r)->name);
+}
+
+void cg_print_index(struct analysis *a, FILE *out)
+{
+	const struct options *o = a->opt;
+	struct symtab *tab = a->tab;
+	int column_width = (o->width - 1) / 3;
+	void **v = xmalloc((tab->len + a->ncycles + 1) * sizeof *v);
+	size_t nnames = 0;
+	for (size_t i = 0; i < tab->len; i++) {
+		struct sym *s = &tab->base[i];
+		if (o->ignore_zeros && s->ncalls == 0 && s->time == 0)
+			continue;
+		v[nnames++] = s;
+	}
+	msort_ptrs(v, nnames, cmp_name, NULL);
+	size_t todo = nnames;
+	for (int i = 1; i <= a->ncycles; i++)
+		v[todo++] = &a->cycles[i];
+	fputs("\f\nIndex by function name\n\n", out);
+	size_t rows = (todo + 2) / 3;
+	char buf[64];
+	for (size_t i = 0; i < rows; i++) {
+		int col = 0, starting_col = 0;
+		for (size_t j = i; j < todo; j += rows) {
+			struct sym *s = v[j];
+			snprintf(buf, sizeof buf, s->print_flag ? "[%d]" : "(%d)", s->index);
+			if (j < nnames) {
+				if (o->bsd) {
+					fprintf(out, "%6.6s %-19.19s", buf, s->name);
+				} else {
+					col += (int)strlen(buf);
+					for (; col < starting_col + 5; ++col)
+						fputc(' ', out);
+					fprintf(out, " %s ", buf);
+					col += print_name_only(a, s, out);
+					if (s->is_static && s->file) {
+						const char *f = o->print_path ? s->file : base_name(s->file);
+						fprintf(out, " (%s)", f);
+						col += (int)strlen(f) + 3;
+					}
+				}
+			} else if (o->bsd) {
+				fprintf(out, "%6.6s ", buf);
+				snprintf(buf, sizeof buf, "<cycle %d>", s->cyc_num);
+				fprintf(out, "%-19.19s", buf);
+			} else {
+				col += (int)strlen(buf);
+				for (; col < starting_col + 5; ++col)
+					fputc(' ', out);
+				fprintf(out, " %s ", buf);
+				snprintf(buf, sizeof buf, "<cycle %d>", s->cyc_num);
+				fputs(buf, out);
+				col += (int)strlen(buf);
+			}
+			starting_col += column_width;
+		}
+		fputc('\n', out);
+	}
+	free(v);
+}

@@ -1,0 +1,268 @@
+/* Function symbols of an ELF file, read through libelf and selected the way GNU gprof
+ * (through BFD) selects them: class 'T' (global or weak text) and 't' (static text,
+ * with gprof's name filter), Thumb bit cleared on ARM. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <gelf.h>
+#include "tgprof.h"
+
+struct secinfo {
+	uint64_t addr, size;
+	const char *name;
+	int code, data, has_contents, readonly, debugging, alloc;
+};
+
+/* BFD's decode_section_type, after its table of well-known section names. */
+static char section_class(const struct secinfo *s)
+{
+	static const struct { const char *name; char c; } known[] = {
+		{".bss", 'b'}, {".code", 't'}, {".data", 'd'}, {"*DEBUG*", 'N'},
+		{".debug", 'N'}, {".drectve", 'i'}, {".edata", 'e'}, {".fini", 't'},
+		{".idata", 'i'}, {".init", 't'}, {".pdata", 'p'}, {".rdata", 'r'},
+		{".rodata", 'r'}, {".sbss", 's'}, {".scommon", 'c'}, {".sdata", 'g'},
+		{".text", 't'}, {"vars", 'd'}, {"zerovars", 'b'},
+	};
+	if (s->name)
+		for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+			if (!strncmp(s->name, known[i].name, strlen(known[i].name)) &&
+			    memchr(".$0123456789", s->name[strlen(known[i].name)], 13))
+				return known[i].c;
+	if (s->code)
+		return 't';
+	if (s->data)
+		return s->readonly ? 'r' : 'd';
+	if (!s->has_contents)
+		return 'b';
+	if (s->debugging)
+		return 'N';
+	if (s->has_contents && s->readonly)
+		return 'n';
+	return '?';
+}
+
+/* gprof's filter on static names: no '$', and after a '.' only digits (".NNN"), with
+ * ".clone." and ".constprop." allowed.  gprof's loop steps past the terminating NUL
+ * after such a suffix and goes on scanning the next string of the string table; that
+ * is reproduced here, bounded by the end of the table. */
+static int static_name_ok(const char *name, const char *end)
+{
+	const char *p;
+	for (p = name; p < end && *p; ++p) {
+		if (*p == '$')
+			return 0;
+		while (p < end && *p == '.') {
+			int digit_seen = 0;
+			size_t left = strnlen(p, end - p);
+			if (left > 7 && !strncmp(p, ".clone.", 7))
+				p += 6;
+			else if (left > 11 && !strncmp(p, ".constprop.", 11))
+				p += 10;
+			for (p++; p < end && *p; p++) {
+				if (digit_seen && *p == '.')
+					break;
+				else if (isdigit((unsigned char)*p))
+					digit_seen = 1;
+				else
+					return 0;
+			}
+		}
+		if (p >= end)
+			break;
+	}
+	return 1;
+}
+
+static int is_debug_name(const char *n)
+{
+	return !strncmp(n, ".debug", 6) || !strncmp(n, ".gnu.linkonce.wi.", 17) ||
+	       !strncmp(n, ".zdebug", 7) || !strncmp(n, ".stab", 5) || !strcmp(n, ".line");
+}
+
+int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts *o)
+{
+	int rc = -1;
+	struct secinfo *secs = NULL;
+	struct srcinfo *si = NULL;
+	char *strings = NULL;
+	memset(tab, 0, sizeof *tab);
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return error("libelf: %s", elf_errmsg(-1));
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return error("%s: %s", path, strerror(errno));
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF) {
+		error("%s: not in executable format (not an ELF file)", path);
+		goto out;
+	}
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(e, &eh)) {
+		error("%s: offset 0: bad ELF header: %s", path, elf_errmsg(-1));
+		goto out;
+	}
+	tab->is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+	tab->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	tab->machine = eh.e_machine;
+
+	size_t shnum, shstrndx;
+	if (elf_getshdrnum(e, &shnum) || elf_getshdrstrndx(e, &shstrndx)) {
+		error("%s: offset %llu: bad section headers: %s", path,
+		      (unsigned long long)eh.e_shoff, elf_errmsg(-1));
+		goto out;
+	}
+	secs = xcalloc(shnum + 1, sizeof *secs);
+	Elf_Scn *symscn = NULL, *textscn = NULL;
+	GElf_Shdr symsh = {0};
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+		GElf_Shdr sh;
+		size_t i = elf_ndxscn(scn);
+		if (i >= shnum || !gelf_getshdr(scn, &sh))
+			continue;
+		struct secinfo *s = &secs[i];
+		s->name = elf_strptr(e, shstrndx, sh.sh_name);
+		s->addr = sh.sh_addr;
+		s->size = sh.sh_size;
+		s->has_contents = sh.sh_type != SHT_NOBITS;
+		s->alloc = !!(sh.sh_flags & SHF_ALLOC);
+		s->readonly = !(sh.sh_flags & SHF_WRITE);
+		s->code = !!(sh.sh_flags & SHF_EXECINSTR);
+		s->data = !s->code && s->alloc && s->has_contents;
+		s->debugging = s->name && is_debug_name(s->name);
+		if (s->name && !strcmp(s->name, ".text") && !textscn) {
+			textscn = scn;
+			tab->text_end = sh.sh_addr + sh.sh_size;
+		}
+		if (sh.sh_type == SHT_SYMTAB && !symscn) {
+			symscn = scn;
+			symsh = sh;
+		}
+	}
+	if (!textscn) {
+		error("%s: can't find .text section", path);
+		goto out;
+	}
+	if (!symscn || symsh.sh_entsize == 0) {
+		error("%s: has no symbols (no .symtab section)", path);
+		goto out;
+	}
+	Elf_Data *symdata = elf_getdata(symscn, NULL);
+	Elf_Scn *strscn = elf_getscn(e, symsh.sh_link);
+	Elf_Data *strdata = strscn ? elf_getdata(strscn, NULL) : NULL;
+	if (!symdata || !strdata || !strdata->d_buf) {
+		error("%s: offset %llu: unreadable symbol or string table: %s", path,
+		      (unsigned long long)symsh.sh_offset, elf_errmsg(-1));
+		goto out;
+	}
+	/* A private copy of the string table, NUL-terminated, that the names point into. */
+	strings = xmalloc(strdata->d_size + 1);
+	memcpy(strings, strdata->d_buf, strdata->d_size);
+	strings[strdata->d_size] = 0;
+	const char *strend = strings + strdata->d_size;
+	Elf_Data *xdata = NULL;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX &&
+		    sh.sh_link == elf_ndxscn(symscn))
+			xdata = elf_getdata(scn, NULL);
+	}
+	if (o->want_lines)
+		si = srcinfo_open(fd);
+
+	size_t nsyms = symdata->d_size / symsh.sh_entsize;
+	tab->base = xcalloc(nsyms + 1, sizeof *tab->base);
+	size_t n = 0;
+	for (size_t i = 1; i < nsyms; i++) {
+		GElf_Sym sym;
+		GElf_Word xndx = 0;
+		if (!gelf_getsymshndx(symdata, xdata, (int)i, &sym, &xndx))
+			continue;
+		int type = GELF_ST_TYPE(sym.st_info), bind = GELF_ST_BIND(sym.st_info);
+		if (type == STT_SECTION || type == STT_FILE)
+			continue;                    /* BSF_DEBUGGING */
+		if (sym.st_name >= strdata->d_size)
+			continue;
+		size_t shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
+		int is_local = bind == STB_LOCAL;
+		if (o->ignore_static && is_local)
+			continue;
+		const struct secinfo *sec = NULL;
+		int is_abs = 0;
+		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_COMMON)
+			continue;                    /* 'U', 'w', 'C' */
+		if (sym.st_shndx == SHN_ABS || shndx >= shnum)
+			is_abs = 1;
+		else
+			sec = &secs[shndx];
+		char cls;
+		if (bind == STB_WEAK) {
+			if (type == STT_OBJECT)
+				continue;            /* 'V' */
+			cls = 'T';                   /* 'W' counts as global text */
+		} else if (bind == STB_GNU_UNIQUE) {
+			continue;
+		} else if (bind != STB_LOCAL && bind != STB_GLOBAL) {
+			continue;
+		} else {
+			char c = is_abs ? 'a' : section_class(sec);
+			if (c != 't')
+				continue;
+			cls = bind == STB_GLOBAL ? 'T' : 't';
+		}
+		const char *name = strings + sym.st_name;
+		if (cls == 't') {
+			if (!*name || !static_name_ok(name, strend))
+				continue;
+			if (!strncmp(name, "__gnu_compiled", 14) ||
+			    !strncmp(name, "___gnu_compiled", 15))
+				continue;
+			if (o->ignore_non_functions && type != STT_FUNC && type != STT_GNU_IFUNC)
+				continue;
+		}
+		struct sym *s = &tab->base[n];
+		memset(s, 0, sizeof *s);
+		uint64_t v = sym.st_value;
+		if (eh.e_machine == EM_ARM && (type == STT_FUNC || type == STT_GNU_IFUNC))
+			v &= ~(uint64_t)1;
+		if (eh.e_type == ET_REL && sec)
+			v += sec->addr;
+		if (!tab->is64)
+			v &= 0xffffffffu;
+		s->addr = v;
+		s->name = name;
+		s->is_static = cls == 't';
+		s->is_func = type == STT_FUNC || type == STT_GNU_IFUNC;
+		s->order = n;
+		if (si) {
+			const char *f;
+			int line;
+			if (srcinfo_lookup(si, v, &f, &line)) {
+				s->file = xstrdup(f);
+				s->line = line;
+			}
+		}
+		n++;
+	}
+	if (n == 0) {
+		error("%s: file has no symbols", path);
+		goto out;
+	}
+	tab->len = tab->alloc_len = n;
+	tab->strings_keep = strings;
+	strings = NULL;
+	rc = 0;
+out:
+	srcinfo_close(si);
+	free(strings);
+	free(secs);
+	if (e)
+		elf_end(e);
+	close(fd);
+	if (rc)
+		symtab_release(tab);
+	return rc;
+}

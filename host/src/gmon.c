@@ -1,0 +1,325 @@
+/* Reading gmon.out files: GNU format version 1 (tags 0, 1, 2), 4.4BSD and old BSD.
+ * Every field is decoded with its width and the byte order of the ELF file. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tgprof.h"
+
+#define GMON_MAGIC "gmon"
+#define BSD44_VERSION 0x00051879u
+
+struct reader {
+	const char *name;
+	const unsigned char *buf;
+	size_t len, off;
+	int big_endian, is64;
+};
+
+static int need(struct reader *r, size_t n, const char *what)
+{
+	if (r->len - r->off < n)
+		return error("%s: offset %zu: unexpected end of file in %s (%zu of %zu bytes)",
+			     r->name, r->off, what, r->len - r->off, n);
+	return 0;
+}
+
+static uint64_t get_n(struct reader *r, unsigned n)
+{
+	uint64_t v = 0;
+	const unsigned char *p = r->buf + r->off;
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)p[r->big_endian ? n - 1 - i : i] << (8 * i);
+	r->off += n;
+	return v;
+}
+
+static int rd(struct reader *r, unsigned n, uint64_t *v, const char *what)
+{
+	if (need(r, n, what))
+		return -1;
+	*v = get_n(r, n);
+	return 0;
+}
+
+static int rd_vma(struct reader *r, uint64_t *v, const char *what)
+{
+	return rd(r, r->is64 ? 8 : 4, v, what);
+}
+
+static struct hist *find_hist(struct profile *p, uint64_t lo, uint64_t hi)
+{
+	for (unsigned i = 0; i < p->nhists; i++)
+		if (p->hists[i].lowpc == lo && p->hists[i].highpc == hi)
+			return &p->hists[i];
+	return NULL;
+}
+
+static struct hist *add_hist(struct profile *p, uint64_t lo, uint64_t hi, uint32_t nbins)
+{
+	p->hists = xrealloc(p->hists, (p->nhists + 1) * sizeof *p->hists);
+	struct hist *h = &p->hists[p->nhists++];
+	h->lowpc = lo;
+	h->highpc = hi;
+	h->num_bins = nbins;
+	h->sample = xcalloc(nbins ? nbins : 1, sizeof *h->sample);
+	h->saturated = 0;
+	return h;
+}
+
+/* Histogram header checks shared by all formats; returns the record to add into. */
+static int hist_header(struct profile *p, struct reader *r, size_t at, uint64_t lo,
+		       uint64_t hi, uint32_t nbins, uint32_t rate, const char *dim,
+		       char abbrev, struct hist **out)
+{
+	if (nbins == 0)
+		return error("%s: offset %zu: histogram record with 0 bins", r->name, at);
+	if (hi < lo)
+		return error("%s: offset %zu: histogram range 0x%llx..0x%llx is reversed",
+			     r->name, at, (unsigned long long)lo, (unsigned long long)hi);
+	if ((uint64_t)nbins * 2 > r->len - r->off)
+		return error("%s: offset %zu: histogram of %u bins runs past the end of the "
+			     "file (%zu bytes left)", r->name, at, nbins, r->len - r->off);
+	double scale = (double)((hi - lo) / 2) / nbins;
+	if (p->nhists == 0 && !p->have_rate) {
+		p->hz = rate;
+		p->have_rate = 1;
+		memcpy(p->dimension, dim, 15);
+		p->dimension[15] = 0;
+		p->abbrev = abbrev;
+		p->hist_scale = scale;
+	} else {
+		if (strncmp(dim, p->dimension, 15))
+			return error("%s: offset %zu: dimension unit changed between histogram "
+				     "records (from '%s' to '%.15s')", r->name, at, p->dimension, dim);
+		if (abbrev != p->abbrev)
+			return error("%s: offset %zu: dimension abbreviation changed between "
+				     "histogram records", r->name, at);
+		if (fabs(p->hist_scale - scale) > 0.000001)
+			return error("%s: offset %zu: different scales in histogram records",
+				     r->name, at);
+		if (rate != p->hz)
+			warning("%s: offset %zu: profiling rate %u differs from the first "
+				"histogram's %u; using %u (as gprof does)", r->name, at, rate, p->hz,
+				p->hz);
+	}
+	struct hist *h = find_hist(p, lo, hi);
+	if (!h) {
+		for (unsigned i = 0; i < p->nhists; i++) {
+			uint64_t clo = p->hists[i].lowpc > lo ? p->hists[i].lowpc : lo;
+			uint64_t chi = p->hists[i].highpc < hi ? p->hists[i].highpc : hi;
+			if (clo < chi)
+				return error("%s: offset %zu: histogram 0x%llx..0x%llx overlaps an "
+					     "earlier one", r->name, at, (unsigned long long)lo,
+					     (unsigned long long)hi);
+		}
+		h = add_hist(p, lo, hi, nbins);
+	} else if (h->num_bins != nbins) {
+		return error("%s: offset %zu: histogram for the same range with %u bins "
+			     "instead of %u", r->name, at, nbins, h->num_bins);
+	}
+	*out = h;
+	return 0;
+}
+
+static void read_bins(struct reader *r, struct hist *h)
+{
+	for (uint32_t i = 0; i < h->num_bins; i++) {
+		uint64_t v = get_n(r, 2);
+		if (v == 0xffff)
+			h->saturated = 1;
+		h->sample[i] += v;
+	}
+}
+
+static void add_arc(struct profile *p, uint64_t from, uint64_t self, uint64_t count)
+{
+	if (p->narcs == p->arcs_alloc) {
+		p->arcs_alloc = p->arcs_alloc ? 2 * p->arcs_alloc : 1024;
+		p->arcs = xrealloc(p->arcs, p->arcs_alloc * sizeof *p->arcs);
+	}
+	p->arcs[p->narcs++] = (struct raw_arc){from, self, count};
+}
+
+static int parse_gnu(struct profile *p, struct reader *r, struct gmon_file_info *fi)
+{
+	uint64_t v, a, b, c;
+	r->off = 4;
+	if (rd(r, 4, &v, "header version"))
+		return -1;
+	if (v != 1 && v != 0)
+		return error("%s: offset 4: unsupported gmon version %llu (expected 1)", r->name,
+			     (unsigned long long)v);
+	fi->version = (int)v;
+	if (rd(r, 4, &a, "header") || rd(r, 4, &b, "header") || rd(r, 4, &c, "header"))
+		return -1;
+	fi->loss_total = a;
+	fi->loss_outside = b;
+	fi->loss_dropped = c;
+	while (r->off < r->len) {
+		size_t at = r->off;
+		int tag = r->buf[r->off++];
+		if (tag == 0) {
+			uint64_t lo, hi, nb, rate;
+			char dim[15], abbrev;
+			if (rd_vma(r, &lo, "histogram header") || rd_vma(r, &hi, "histogram header") ||
+			    rd(r, 4, &nb, "histogram header") || rd(r, 4, &rate, "histogram header") ||
+			    need(r, 16, "histogram header"))
+				return -1;
+			memcpy(dim, r->buf + r->off, 15);
+			abbrev = (char)r->buf[r->off + 15];
+			r->off += 16;
+			struct hist *h;
+			if (hist_header(p, r, at, lo, hi, (uint32_t)nb, (uint32_t)rate, dim, abbrev, &h))
+				return -1;
+			read_bins(r, h);
+			fi->nhist++;
+			p->input_hist = 1;
+		} else if (tag == 1) {
+			uint64_t from, self, count;
+			if (rd_vma(r, &from, "call-graph arc") || rd_vma(r, &self, "call-graph arc") ||
+			    rd(r, 4, &count, "call-graph arc"))
+				return -1;
+			add_arc(p, from, self, count);
+			fi->narcs++;
+			p->input_cg = 1;
+		} else if (tag == 2) {
+			uint64_t n, addr, cnt;
+			if (rd(r, 4, &n, "basic-block record"))
+				return -1;
+			size_t each = r->is64 ? 16 : 8;
+			if (n > (r->len - r->off) / each)
+				return error("%s: offset %zu: basic-block record of %llu entries runs "
+					     "past the end of the file", r->name, at,
+					     (unsigned long long)n);
+			for (uint64_t i = 0; i < n; i++)
+				if (rd_vma(r, &addr, "basic-block record") ||
+				    rd_vma(r, &cnt, "basic-block record"))
+					return -1;
+			fi->nbbs++;
+			p->input_bb = 1;
+		} else {
+			return error("%s: offset %zu: bad record tag %d (file corrupted?)", r->name,
+				     at, tag);
+		}
+	}
+	return 0;
+}
+
+static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info *fi)
+{
+	uint64_t lo, hi, ncnt, version, rate = 0;
+	size_t ptr = r->is64 ? 8 : 4, hdr;
+	r->off = 0;
+	if (rd_vma(r, &lo, "BSD header") || rd_vma(r, &hi, "BSD header") ||
+	    rd(r, 4, &ncnt, "BSD header") || rd(r, 4, &version, "BSD header"))
+		return error("%s: file too short to be a gmon file", r->name);
+	if (version == BSD44_VERSION) {
+		if (rd(r, 4, &rate, "BSD header"))
+			return -1;
+		hdr = 2 * ptr + 4 + 4 + 4 + 12;
+		fi->format = 1;
+	} else {
+		hdr = 2 * ptr + 4;
+		fi->format = 2;
+		rate = 1;          /* gprof: hertz() is unknown on modern kernels: ticks */
+	}
+	if (r->len < hdr || ncnt < hdr)
+		return error("%s: offset %zu: BSD header claims %llu bytes, needs at least %zu",
+			     r->name, 2 * ptr, (unsigned long long)ncnt, hdr);
+	r->off = hdr;
+	uint32_t nbins = (uint32_t)((ncnt - hdr) / 2);
+	if (nbins) {
+		char dim[15] = "seconds";
+		struct hist *h;
+		if (fi->format == 2 && p->have_rate == 0)
+			warning("%s: old BSD format has no clock rate: time is in ticks, not seconds",
+				r->name);
+		if (hist_header(p, r, 0, lo, hi, nbins, (uint32_t)rate, dim, 's', &h))
+			return -1;
+		read_bins(r, h);
+		fi->nhist++;
+		p->input_hist = 1;
+	}
+	size_t each = 2 * ptr + (r->is64 ? 8 : 4);
+	while (r->len - r->off >= each) {
+		uint64_t from, self, count;
+		rd_vma(r, &from, "arc");
+		rd_vma(r, &self, "arc");
+		rd(r, r->is64 ? 8 : 4, &count, "arc");
+		add_arc(p, from, self, count);
+		fi->narcs++;
+		p->input_cg = 1;
+	}
+	if (r->off != r->len)
+		warning("%s: offset %zu: %zu trailing bytes ignored", r->name, r->off,
+			r->len - r->off);
+	return 0;
+}
+
+/* FORMAT: 0 auto, 1 GNU ("magic"), 2 BSD. */
+int gmon_parse(struct profile *p, const char *name, const unsigned char *buf, size_t len,
+	       int format)
+{
+	struct reader r = {name, buf, len, 0, p->big_endian, p->is64};
+	p->files = xrealloc(p->files, (p->nfiles + 1) * sizeof *p->files);
+	struct gmon_file_info *fi = &p->files[p->nfiles++];
+	memset(fi, 0, sizeof *fi);
+	fi->name = name;
+	int is_gnu = len >= 4 && !memcmp(buf, GMON_MAGIC, 4);
+	if (format == 1 && !is_gnu)
+		return error("%s: offset 0: bad magic (not a GNU gmon.out file)", name);
+	int rc = (is_gnu && format != 2) ? parse_gnu(p, &r, fi) : parse_bsd(p, &r, fi);
+	if (rc)
+		return rc;
+	if (fi->loss_outside || fi->loss_dropped)
+		warning("%s: target lost data: %u of %u samples fell outside the histogram "
+			"range, %u call arcs were dropped", name, fi->loss_outside, fi->loss_total,
+			fi->loss_dropped);
+	else if (fi->loss_total)
+		fprintf(stderr, "%s: note: %s: target took %u samples, none lost\n", progname,
+			name, fi->loss_total);
+	for (unsigned i = 0; i < p->nhists; i++)
+		if (p->hists[i].saturated) {
+			warning("%s: histogram bins saturated at 65535 samples: times are too low",
+				name);
+			p->hists[i].saturated = 0;
+		}
+	return 0;
+}
+
+int gmon_read(struct profile *p, const char *path, int format)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return error("%s: %s", path, strerror(errno));
+	size_t cap = 1 << 16, len = 0;
+	unsigned char *buf = xmalloc(cap);
+	for (;;) {
+		size_t n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (len < cap)
+			break;
+		cap *= 2;
+		buf = xrealloc(buf, cap);
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		return error("%s: read error", path);
+	}
+	int rc = gmon_parse(p, path, buf, len, format);
+	free(buf);
+	return rc;
+}
+
+void profile_release(struct profile *p)
+{
+	for (unsigned i = 0; i < p->nhists; i++)
+		free(p->hists[i].sample);
+	free(p->hists);
+	free(p->arcs);
+	free(p->files);
+	memset(p, 0, sizeof *p);
+}

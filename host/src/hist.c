@@ -1,0 +1,172 @@
+/* Histogram: samples credited to symbols, and the flat profile. */
+#include <stdlib.h>
+#include <string.h>
+#include "tgprof.h"
+
+static int selected(const struct analysis *a, const struct sym *s, int incl, int excl)
+{
+	return (s->sel >> incl & 1) ||
+	       (a->opt->table_len[incl] == 0 && !(s->sel >> excl & 1));
+}
+
+static void assign_one(struct analysis *a, const struct hist *h)
+{
+	struct symtab *tab = a->tab;
+	double scale = a->prof->hist_scale;
+	uint64_t lowpc = h->lowpc / 2;
+	size_t j, k = 1;
+	for (uint32_t i = 0; i < h->num_bins; i++) {
+		uint64_t bin_count = h->sample[i];
+		if (!bin_count)
+			continue;
+		uint64_t bin_low = lowpc + (uint64_t)(scale * i);
+		uint64_t bin_high = lowpc + (uint64_t)(scale * (i + 1));
+		double count_time = (double)(unsigned)bin_count;
+		a->total_time += count_time;
+		for (j = k - 1; j < tab->len; k = ++j) {
+			uint64_t sym_low = tab->base[j].scaled_addr;
+			/* gprof reads one entry past the table here; that entry's scaled
+			 * address is never set, so the last symbol gets no samples. */
+			uint64_t sym_high = j + 1 < tab->len ? tab->base[j + 1].scaled_addr : 0;
+			if (bin_high < sym_low)
+				break;
+			if (bin_low >= sym_high)
+				continue;
+			uint64_t overlap = (bin_high < sym_high ? bin_high : sym_high) -
+					   (bin_low > sym_low ? bin_low : sym_low);
+			if (overlap > 0) {
+				double credit = overlap * count_time / scale;
+				if (selected(a, &tab->base[j], INCL_FLAT, EXCL_FLAT))
+					tab->base[j].time += credit;
+				else
+					a->total_time -= credit;
+			}
+		}
+	}
+}
+
+void hist_assign(struct analysis *a)
+{
+	for (size_t i = 0; i < a->tab->len; i++)
+		a->tab->base[i].scaled_addr = a->tab->base[i].addr / 2;
+	for (unsigned i = 0; i < a->prof->nhists; i++)
+		assign_one(a, &a->prof->hists[i]);
+}
+
+static int cmp_time(const void *l, const void *r, void *ctx)
+{
+	const struct sym *left = l, *right = r;
+	(void)ctx;
+	double diff = right->time - left->time;
+	if (diff > 0.0)
+		return 1;
+	if (diff < 0.0)
+		return -1;
+	if (right->ncalls > left->ncalls)
+		return 1;
+	if (right->ncalls < left->ncalls)
+		return -1;
+	return strcmp(left->name, right->name);
+}
+
+static const struct { char prefix; double scale; } si_tab[] = {
+	{'T', 1e-12}, {'G', 1e-09}, {'M', 1e-06}, {'K', 1e-03}, {' ', 1e-00},
+	{'m', 1e+03}, {'u', 1e+06}, {'n', 1e+09}, {'p', 1e+12}, {'f', 1e+15},
+	{'a', 1e+18},
+};
+
+void flat_print(struct analysis *a, FILE *out)
+{
+	struct symtab *tab = a->tab;
+	const struct options *o = a->opt;
+	double hz = a->prof->hz;
+	const char *dim = a->prof->dimension;
+	int bsd = o->bsd;
+
+	if (bsd) {
+		if (!o->brief) {
+			fputs("\n\n\nflat profile:\n", out);
+			fputs(bsd_flat_blurb, out);
+		}
+	} else {
+		fputs("Flat profile:\n", out);
+	}
+	void **sorted = xmalloc((tab->len + 1) * sizeof *sorted);
+	for (size_t i = 0; i < tab->len; i++)
+		sorted[i] = &tab->base[i];
+	msort_ptrs(sorted, tab->len, cmp_time, NULL);
+
+	unsigned log_scale = 5;
+	if (!bsd) {
+		struct sym *top = NULL;
+		double top_time = 0.0;
+		log_scale = 0;
+		for (size_t i = 0; i < tab->len; i++) {
+			struct sym *s = sorted[i];
+			if (s->ncalls) {
+				double t = (s->time + s->child_time) / s->ncalls;
+				if (t > top_time) {
+					top = s;
+					top_time = t;
+				}
+			}
+		}
+		if (top && top->ncalls && top_time > 0.0) {
+			top_time /= hz;
+			for (log_scale = 0; log_scale < 10; log_scale++) {
+				double v = si_tab[log_scale].scale * top_time;
+				if (v >= 1.0 && v < 1000.0)
+					break;
+			}
+		}
+	}
+	double scale = si_tab[log_scale].scale;
+	char unit[64];
+	snprintf(unit, sizeof unit, "%c%c/call", si_tab[log_scale].prefix, a->prof->abbrev);
+	double total = a->total_time;
+	if (bsd) {
+		fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
+			(long)a->prof->hist_scale * 2L);
+		if (total > 0.0)
+			fprintf(out, " for %.2f%% of %.2f %s\n\n", 100.0 / total, total / hz, dim);
+	} else {
+		fprintf(out, "\nEach sample counts as %g %s.\n", 1.0 / hz, dim);
+	}
+	if (total <= 0.0) {
+		fputs(" no time accumulated\n\n", out);
+		total = 1.0;
+	}
+	fprintf(out, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "%  ", "cumulative",
+		"self  ", "", "self  ", "total ", "");
+	fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "time", dim, dim,
+		"calls", unit, unit, "name");
+
+	double accum = 0.0;
+	for (size_t i = 0; i < tab->len; i++) {
+		struct sym *s = sorted[i];
+		if (!selected(a, s, INCL_FLAT, EXCL_FLAT))
+			continue;
+		if (o->ignore_zeros && s->ncalls == 0 && s->time == 0)
+			continue;
+		accum += s->time;
+		double pct = total > 0.0 ? 100 * s->time / total : 0.0;
+		if (bsd)
+			fprintf(out, "%5.1f %10.2f %8.2f", pct, accum / hz, s->time / hz);
+		else
+			fprintf(out, "%6.2f %9.2f %8.2f", pct, accum / hz, s->time / hz);
+		if (s->ncalls)
+			fprintf(out, " %8lu %8.2f %8.2f  ", s->ncalls,
+				scale * s->time / hz / s->ncalls,
+				scale * (s->time + s->child_time) / hz / s->ncalls);
+		else
+			fprintf(out, " %8.8s %8.8s %8.8s  ", "", "", "");
+		if (bsd)
+			print_name(a, s, out);
+		else
+			print_name_only(a, s, out);
+		fputc('\n', out);
+	}
+	free(sorted);
+	if (!o->brief && !bsd)
+		fputs(flat_blurb, out);
+}

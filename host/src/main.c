@@ -1,0 +1,286 @@
+/* tgprof: command line, and the order of work (as gprof's main). */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tgprof.h"
+
+#define TGPROF_VERSION "0.1"
+
+static const char *default_excluded[] = {
+	"_gprof_mcount", "mcount", "_mcount", "__mcount", "__mcount_internal",
+	"__mcleanup", NULL,
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: tgprof [options] [executable [gmon.out ...]]\n"
+"Reads an executable (ELF) and gmon.out files and prints the flat profile and the\n"
+"call graph exactly as GNU gprof 2.40 does.\n"
+"\n"
+"gprof options:\n"
+"  -b, --brief                 no explanations (blurbs)\n"
+"  -p[SPEC], --flat-profile[=SPEC]     flat profile (of SPEC's symbols only)\n"
+"  -P[SPEC], --no-flat-profile[=SPEC]  no flat profile (or leave SPEC out of it)\n"
+"  -q[SPEC], --graph[=SPEC]    call graph (from SPEC only; SPEC may be FROM/TO)\n"
+"  -Q[SPEC], --no-graph[=SPEC] no call graph (or leave SPEC out of it)\n"
+"  -n SPEC, --time=SPEC        propagate time only from SPEC\n"
+"  -N SPEC, --no-time=SPEC     propagate no time from SPEC\n"
+"  -k FROM/TO                  delete arcs from FROM to TO\n"
+"  -z, --display-unused-functions  list functions that were never called or sampled\n"
+"  -a, --no-static             leave out static functions (their time goes to the\n"
+"                              function before them)\n"
+"  -D, --ignore-non-functions  ignore symbols that are not functions\n"
+"  -i, --file-info             summary of each profile file\n"
+"  -s, --sum                   write the sum of the profile files to gmon.sum\n"
+"  -T, --traditional           BSD-style output\n"
+"  -w N, --width=N             width of the index (default 80)\n"
+"  -L, --print-path            full source paths in the index\n"
+"  -O FMT, --file-format=FMT   auto (default), magic (GNU) or bsd\n"
+"  -v, --version               version\n"
+"  -h, --help                  this help\n"
+"\n"
+"Beyond gprof:\n"
+"  --dot=FILE                  call graph in Graphviz DOT\n"
+"  --svg=FILE                  call graph as SVG (runs graphviz's dot)\n"
+"  --graph-threshold=PCT       leave out of DOT/SVG functions under PCT%% total time\n"
+"                              (default 0.5)\n"
+"  --callgrind=FILE            callgrind format for KCachegrind\n"
+"  --json=FILE                 everything as JSON\n"
+"  --time-unit=s|ms|us         print times in the flat profile and call graph in\n"
+"                              this unit (default s, as gprof)\n"
+"\n"
+"SPEC is FUNCTION, FILE (has a dot), LINE, FILE:FUNCTION or FILE:LINE.\n"
+"Warnings gprof does not give (saturated bins, merged files with different rates,\n"
+"zero profiling rate, arcs outside every symbol, data lost on the target) go to\n"
+"standard error.\n");
+}
+
+enum { OPT_DOT = 256, OPT_SVG, OPT_CALLGRIND, OPT_JSON, OPT_THRESHOLD, OPT_UNIT };
+
+static const struct option longopts[] = {
+	{"brief", no_argument, 0, 'b'},
+	{"flat-profile", optional_argument, 0, 'p'},
+	{"no-flat-profile", optional_argument, 0, 'P'},
+	{"graph", optional_argument, 0, 'q'},
+	{"no-graph", optional_argument, 0, 'Q'},
+	{"time", required_argument, 0, 'n'},
+	{"no-time", required_argument, 0, 'N'},
+	{"display-unused-functions", no_argument, 0, 'z'},
+	{"no-static", no_argument, 0, 'a'},
+	{"ignore-non-functions", no_argument, 0, 'D'},
+	{"file-info", no_argument, 0, 'i'},
+	{"sum", no_argument, 0, 's'},
+	{"traditional", no_argument, 0, 'T'},
+	{"width", required_argument, 0, 'w'},
+	{"print-path", no_argument, 0, 'L'},
+	{"file-format", required_argument, 0, 'O'},
+	{"version", no_argument, 0, 'v'},
+	{"help", no_argument, 0, 'h'},
+	{"dot", required_argument, 0, OPT_DOT},
+	{"svg", required_argument, 0, OPT_SVG},
+	{"graph-threshold", required_argument, 0, OPT_THRESHOLD},
+	{"callgrind", required_argument, 0, OPT_CALLGRIND},
+	{"json", required_argument, 0, OPT_JSON},
+	{"time-unit", required_argument, 0, OPT_UNIT},
+	{0, 0, 0, 0},
+};
+
+static void print_file_info(const struct profile *p, unsigned i)
+{
+	const struct gmon_file_info *f = &p->files[i];
+	printf("File `%s' (version %d) contains:\n", f->name, f->version);
+	printf(f->nhist == 1 ? "\t%d histogram record\n" : "\t%d histogram records\n", f->nhist);
+	printf(f->narcs == 1 ? "\t%d call-graph record\n" : "\t%d call-graph records\n", f->narcs);
+	printf(f->nbbs == 1 ? "\t%d basic-block count record\n" : "\t%d basic-block count records\n",
+	       f->nbbs);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = {0};
+	struct elf_opts eo = {0, 0, 1};
+	int format = 0, c;
+	o.ignore_zeros = 1;
+	o.width = 80;
+	o.dot_threshold = 0.5;
+
+	while ((c = getopt_long(argc, argv, "abDe:E:f:F:hik:Ln:N:O:p::P::q::Q::sTvw:z", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'a': eo.ignore_static = 1; break;
+		case 'b': o.brief = 1; break;
+		case 'D': eo.ignore_non_functions = 1; break;
+		case 'e': symspec_add(&o, optarg, EXCL_GRAPH); break;
+		case 'E': symspec_add(&o, optarg, EXCL_GRAPH); symspec_add(&o, optarg, EXCL_TIME); break;
+		case 'f': symspec_add(&o, optarg, INCL_GRAPH); break;
+		case 'F': symspec_add(&o, optarg, INCL_GRAPH); symspec_add(&o, optarg, INCL_TIME); break;
+		case 'h': usage(stdout); return 0;
+		case 'i': o.style |= STYLE_INFO; o.user_specified |= STYLE_INFO; break;
+		case 'k': symspec_add(&o, optarg, EXCL_ARCS); break;
+		case 'L': o.print_path = 1; break;
+		case 'n': symspec_add(&o, optarg, INCL_TIME); break;
+		case 'N': symspec_add(&o, optarg, EXCL_TIME); break;
+		case 'O':
+			if (!strcmp(optarg, "auto")) format = 0;
+			else if (!strcmp(optarg, "magic")) format = 1;
+			else if (!strcmp(optarg, "bsd")) format = 2;
+			else { error("unknown file format %s", optarg); return 1; }
+			break;
+		case 'p':
+			if (optarg)
+				symspec_add(&o, optarg, INCL_FLAT);
+			o.style |= STYLE_FLAT;
+			o.user_specified |= STYLE_FLAT;
+			break;
+		case 'P':
+			if (optarg) {
+				symspec_add(&o, optarg, EXCL_FLAT);
+				o.style |= STYLE_FLAT;
+			} else {
+				o.style &= ~STYLE_FLAT;
+			}
+			o.user_specified |= STYLE_FLAT;
+			break;
+		case 'q':
+			if (optarg)
+				symspec_add(&o, optarg, strchr(optarg, '/') ? INCL_ARCS : INCL_GRAPH);
+			o.style |= STYLE_GRAPH;
+			o.user_specified |= STYLE_GRAPH;
+			break;
+		case 'Q':
+			if (optarg) {
+				symspec_add(&o, optarg, strchr(optarg, '/') ? EXCL_ARCS : EXCL_GRAPH);
+				o.style |= STYLE_GRAPH;
+			} else {
+				o.style &= ~STYLE_GRAPH;
+			}
+			o.user_specified |= STYLE_GRAPH;
+			break;
+		case 's': o.style |= STYLE_SUM; o.user_specified |= STYLE_SUM; break;
+		case 'T': o.bsd = 1; break;
+		case 'v': printf("tgprof %s (compatible with GNU gprof 2.40)\n", TGPROF_VERSION); return 0;
+		case 'w':
+			o.width = atoi(optarg);
+			if (o.width < 4) { error("bad width %s", optarg); return 1; }
+			break;
+		case 'z': o.ignore_zeros = 0; break;
+		case OPT_DOT: o.dot = optarg; break;
+		case OPT_SVG: o.svg = optarg; break;
+		case OPT_CALLGRIND: o.callgrind = optarg; break;
+		case OPT_JSON: o.json = optarg; break;
+		case OPT_THRESHOLD: o.dot_threshold = atof(optarg); break;
+		case OPT_UNIT:
+			if (!strcmp(optarg, "s")) o.units = 0;
+			else if (!strcmp(optarg, "ms")) o.units = 1;
+			else if (!strcmp(optarg, "us")) o.units = 2;
+			else { error("unknown time unit %s (s, ms or us)", optarg); return 1; }
+			break;
+		default: usage(stderr); return 1;
+		}
+	}
+	o.extra_warnings = 1;
+	const char *aout = optind < argc ? argv[optind++] : "a.out";
+	for (const char **e = default_excluded; *e; e++) {
+		symspec_add(&o, *e, EXCL_TIME);
+		symspec_add(&o, *e, EXCL_GRAPH);
+		symspec_add(&o, *e, EXCL_FLAT);
+	}
+
+	int rc = 1;
+	struct symtab tab;
+	struct profile prof = {0};
+	struct analysis a = {0};
+	if (symtab_read_elf(&tab, aout, &eo))
+		goto out_opts;
+	symtab_finalize(&tab);
+	symspec_apply(&o, &tab);
+
+	prof.is64 = tab.is64;
+	prof.big_endian = tab.big_endian;
+	strcpy(prof.dimension, "seconds");
+	prof.abbrev = 's';
+	int first_output = 1;
+	do {
+		const char *g = optind < argc ? argv[optind] : "gmon.out";
+		if (gmon_read(&prof, g, format))
+			goto out;
+		if (o.style & STYLE_INFO) {
+			print_file_info(&prof, prof.nfiles - 1);
+			first_output = 0;
+		}
+	} while (++optind < argc);
+	if (prof.input_hist && prof.hz == 0)
+		warning("profiling rate is 0: times are infinite or not a number (as in gprof)");
+
+	int style = o.style;
+	if (style == 0) {
+		if (prof.input_hist || prof.input_cg) {
+			if (prof.input_hist)
+				style |= STYLE_FLAT;
+			if (prof.input_cg)
+				style |= STYLE_GRAPH;
+		}
+		style &= ~o.user_specified;
+	}
+	if ((style & STYLE_SUM) && gmon_write_sum(&prof, &tab, "gmon.sum"))
+		goto out;
+
+	a.tab = &tab;
+	a.prof = &prof;
+	a.opt = &o;
+	if (prof.input_hist)
+		hist_assign(&a);
+	if (cg_build(&a))
+		goto out;
+	if (prof.input_cg)
+		cg_assemble(&a);
+
+	int want_flat = style & STYLE_FLAT, want_graph = (style & STYLE_GRAPH) && a.cg_sorted;
+	if (want_flat && !o.bsd) {
+		if (!first_output)
+			fputs("\f\n", stdout);
+		first_output = 0;
+		flat_print(&a, stdout);
+	}
+	if (want_graph) {
+		if (!first_output && !o.bsd)
+			fputs("\f\n", stdout);
+		if (o.bsd && !first_output && !o.brief)
+			fputs("\f\n", stdout);
+		first_output = 0;
+		cg_print(&a, stdout);
+		if (!o.bsd)
+			cg_print_index(&a, stdout);
+	}
+	if (want_flat && o.bsd) {
+		if (!first_output)
+			fputs("\f\n", stdout);
+		first_output = 0;
+		flat_print(&a, stdout);
+	}
+	if (want_graph && o.bsd)
+		cg_print_index(&a, stdout);
+	rc = 0;
+	if (o.dot && dot_write(&a, o.dot, o.dot_threshold))
+		rc = 1;
+	if (o.svg && svg_write(&a, o.svg, o.dot_threshold))
+		rc = 1;
+	if (o.callgrind && callgrind_write(&a, o.callgrind))
+		rc = 1;
+	if (o.json && json_write(&a, o.json))
+		rc = 1;
+	if (fflush(stdout) || ferror(stdout)) {
+		error("write error on standard output");
+		rc = 1;
+	}
+out:
+	free(a.cg_sorted);
+	free(a.cycles);
+	free(a.arcs);
+	profile_release(&prof);
+	symtab_release(&tab);
+out_opts:
+	symspec_release(&o);
+	return rc;
+}

@@ -1,0 +1,108 @@
+/* The symbol table: sorted by address, one entry per address, address ranges. */
+#include <stdlib.h>
+#include <string.h>
+#include "tgprof.h"
+
+/* By address; at one address functions before non-functions, globals before statics;
+ * then the original order (glibc's qsort is a stable merge sort). */
+static int cmp_addr(const void *l, const void *r, void *ctx)
+{
+	const struct sym *a = l, *b = r;
+	(void)ctx;
+	if (a->addr != b->addr)
+		return a->addr > b->addr ? 1 : -1;
+	if (a->is_func != b->is_func)
+		return (int)b->is_func - (int)a->is_func;
+	if (a->is_static != b->is_static)
+		return (int)a->is_static - (int)b->is_static;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Which of two symbols at one address survives (gprof's symtab_finalize rules). */
+static int prefer_src(const struct sym *src, const struct sym *dst)
+{
+	if (!src->is_static && dst->is_static)
+		return 1;
+	if (src->is_static != dst->is_static)
+		return 0;
+	if (src->is_func && !dst->is_func)
+		return 1;
+	if (src->is_func != dst->is_func)
+		return 0;
+	if (src->name[0] != '_' && dst->name[0] == '_')
+		return 1;
+	if (src->name[0] == '_' && dst->name[0] == '_' && src->name[1] != '_' &&
+	    dst->name[1] == '_')
+		return 1;
+	return 0;
+}
+
+void symtab_finalize(struct symtab *tab)
+{
+	if (!tab->len)
+		return;
+	void **ptrs = xmalloc(tab->len * sizeof *ptrs);
+	for (size_t i = 0; i < tab->len; i++)
+		ptrs[i] = &tab->base[i];
+	msort_ptrs(ptrs, tab->len, cmp_addr, NULL);
+	struct sym *sorted = xcalloc(tab->len + 1, sizeof *sorted);
+	for (size_t i = 0; i < tab->len; i++)
+		sorted[i] = *(struct sym *)ptrs[i];
+	free(ptrs);
+	free(tab->base);
+	tab->base = sorted;
+
+	struct sym *dst = sorted, *src;
+	uint64_t prev_addr = sorted[0].addr - 1;
+	for (src = sorted; src < sorted + tab->len; src++) {
+		if (src->addr == prev_addr) {
+			if (prefer_src(src, &dst[-1])) {
+				free((char *)dst[-1].file);
+				dst[-1] = *src;
+			} else {
+				free((char *)src->file);
+			}
+		} else {
+			if (dst > sorted && dst[-1].end_addr == 0)
+				dst[-1].end_addr = src->addr - 1;
+			if (!src->end_addr || src->addr <= src->end_addr) {
+				*dst++ = *src;
+				prev_addr = src->addr;
+			} else {
+				free((char *)src->file);
+			}
+		}
+	}
+	if (dst[-1].end_addr == 0)
+		dst[-1].end_addr = tab->text_end - 1;
+	tab->len = dst - sorted;
+	for (size_t i = 0; i < tab->len; i++)
+		sorted[i].order = i;
+}
+
+/* The symbol whose range [addr, end_addr] holds ADDR, or NULL. */
+struct sym *symtab_lookup(const struct symtab *tab, uint64_t addr)
+{
+	size_t lo = 0, hi = tab->len;
+	if (!tab->len || addr < tab->base[0].addr)
+		return NULL;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (tab->base[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	struct sym *s = &tab->base[lo];
+	return addr <= s->end_addr ? s : NULL;
+}
+
+void symtab_release(struct symtab *tab)
+{
+	if (tab->base)
+		for (size_t i = 0; i < tab->len; i++)
+			free((char *)tab->base[i].file);
+	free(tab->base);
+	free(tab->strings_keep);
+	memset(tab, 0, sizeof *tab);
+}

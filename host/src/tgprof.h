@@ -1,0 +1,207 @@
+/* tgprof: a gprof-compatible profile analyzer.  Shared types. */
+#ifndef TGPROF_H
+#define TGPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- errors (error.c) ------------------------------------------------------------- */
+/* Print "tgprof: error: ..." and return -1, so library code can `return error(...)`. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+extern const char *progname;
+
+/* ---- stable merge sort with a context pointer (msort.c) --------------------------- */
+typedef int (*cmp_fn)(const void *a, const void *b, void *ctx);
+void msort_ptrs(void **base, size_t n, cmp_fn cmp, void *ctx);
+
+/* ---- symbols --------------------------------------------------------------------- */
+struct arc;
+
+struct sym {
+	uint64_t addr, end_addr;
+	const char *name;          /* NULL for a cycle header */
+	const char *file;          /* source file from DWARF line info, or NULL */
+	int line;
+	unsigned is_static : 1, is_func : 1;
+	unsigned sel;              /* bit set of symspec tables that select this symbol */
+	size_t order;              /* position in the raw symbol list (ties) */
+
+	uint64_t scaled_addr;
+	double time;               /* histogram time in ticks */
+	unsigned long ncalls;
+
+	/* call graph */
+	double child_time;
+	double prop_fract, prop_self, prop_child;
+	unsigned long self_calls;
+	int print_flag;
+	int top_order;
+	int cyc_num;
+	struct sym *cyc_head, *cyc_next;
+	int index;
+	struct arc *parents, *children;
+	/* depth-first numbering helpers */
+	struct sym *uf_parent, *uf_tail;
+	int stack_pos;
+};
+
+struct arc {
+	struct sym *parent, *child;
+	unsigned long count;
+	double time, child_time;
+	struct arc *next_parent, *next_child;
+	size_t seq;                /* creation order */
+};
+
+/* Symspec table ids (bits of struct sym.sel). */
+enum { INCL_GRAPH, EXCL_GRAPH, INCL_ARCS, EXCL_ARCS, INCL_FLAT, EXCL_FLAT,
+       INCL_TIME, EXCL_TIME, NUM_TABLES };
+
+struct symtab {
+	struct sym *base;
+	size_t len;
+	size_t alloc_len;          /* entries before duplicate removal (gprof reads one past) */
+	uint64_t text_end;         /* .text vma + size */
+	int is64, big_endian, machine;
+	char *strings_keep;        /* the string table the names point into */
+};
+
+/* elfsym.c: read function symbols of an ELF file through libelf, as gprof selects them. */
+struct elf_opts {
+	int ignore_static;         /* -a */
+	int ignore_non_functions;  /* -D */
+	int want_lines;            /* look up file/line through libdw */
+};
+int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts *o);
+void symtab_finalize(struct symtab *tab);
+struct sym *symtab_lookup(const struct symtab *tab, uint64_t addr);
+void symtab_release(struct symtab *tab);
+
+/* srcinfo.c */
+struct srcinfo;
+struct srcinfo *srcinfo_open(int fd);
+int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line);
+void srcinfo_close(struct srcinfo *si);
+
+/* ---- profile data (gmon.c) -------------------------------------------------------- */
+struct hist {
+	uint64_t lowpc, highpc;
+	uint32_t num_bins;
+	uint64_t *sample;          /* sums (gprof keeps int; we keep wide sums) */
+	int saturated;             /* some input bin was 0xffff */
+};
+
+struct raw_arc {
+	uint64_t from, self;
+	uint64_t count;
+};
+
+struct gmon_file_info {
+	const char *name;
+	int version;
+	int nhist, narcs, nbbs;
+	int format;                /* 0 GNU, 1 4.4BSD, 2 old BSD */
+	uint32_t prof_rate;
+	uint32_t loss_total, loss_outside, loss_dropped;
+};
+
+struct profile {
+	int is64, big_endian;
+	struct hist *hists;
+	unsigned nhists;
+	int have_rate;
+	unsigned hz;
+	char dimension[16];
+	char abbrev;
+	double hist_scale;
+	struct raw_arc *arcs;
+	size_t narcs, arcs_alloc;
+	struct gmon_file_info *files;
+	unsigned nfiles;
+	int input_hist, input_cg, input_bb;
+};
+
+int gmon_read(struct profile *p, const char *path, int format);
+int gmon_parse(struct profile *p, const char *name, const unsigned char *buf, size_t len,
+	       int format);
+int hist_check_overlap(struct profile *p);
+int gmon_write_sum(const struct profile *p, const struct symtab *tab, const char *path);
+void profile_release(struct profile *p);
+
+/* ---- options ---------------------------------------------------------------------- */
+struct symspec {
+	char *file, *name;
+	int line;
+	int has_right;
+	char *rfile, *rname;
+	int rline;
+	int table;
+	char *owned;
+};
+
+struct options {
+	int brief;                 /* -b */
+	int ignore_zeros;          /* default 1, -z clears */
+	int style, user_specified; /* STYLE_* */
+	int bsd;                   /* -T */
+	int width;                 /* -w */
+	int print_path;            /* -L */
+	int units;                 /* 0 seconds, 1 ms, 2 us (--time-unit) */
+	int no_index;
+	struct symspec *specs;
+	size_t nspecs;
+	const char *dot, *svg, *callgrind, *json;
+	double dot_threshold;
+	int extra_warnings;
+	unsigned table_len[NUM_TABLES];
+};
+
+enum { STYLE_FLAT = 1, STYLE_GRAPH = 2, STYLE_INFO = 4, STYLE_SUM = 8 };
+
+/* symspec.c */
+int symspec_add(struct options *o, const char *spec, int table);
+void symspec_apply(struct options *o, struct symtab *tab);
+int symspec_arc_selected(const struct options *o, const struct sym *parent,
+			 const struct sym *child, int table);
+unsigned symspec_table_len(const struct options *o, int table);
+void symspec_release(struct options *o);
+
+/* ---- analysis --------------------------------------------------------------------- */
+struct analysis {
+	struct symtab *tab;
+	struct profile *prof;
+	struct options *opt;
+	double total_time;         /* flat profile total */
+	double print_time;         /* call graph total */
+	struct sym *cycles;        /* cycle headers, 1-based */
+	int ncycles;
+	struct sym **cg_sorted;    /* by total time, len + ncycles */
+	struct arc *arcs;          /* all arcs */
+	size_t narcs;
+};
+
+void hist_assign(struct analysis *a);
+void flat_print(struct analysis *a, FILE *out);
+int cg_build(struct analysis *a);
+void cg_assemble(struct analysis *a);
+void cg_print(struct analysis *a, FILE *out);
+void cg_print_index(struct analysis *a, FILE *out);
+void print_name(const struct analysis *a, const struct sym *s, FILE *out);
+int print_name_only(const struct analysis *a, const struct sym *s, FILE *out);
+
+/* blurb.c */
+extern const char flat_blurb[], callg_blurb[], bsd_flat_blurb[], bsd_callg_blurb[];
+
+/* extra outputs */
+int dot_write(struct analysis *a, const char *path, double threshold);
+int svg_write(struct analysis *a, const char *path, double threshold);
+int callgrind_write(struct analysis *a, const char *path);
+int json_write(struct analysis *a, const char *path);
+
+#endif

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# tgprof against GNU gprof 2.40, byte for byte, on real programs built here with gcc -pg
+# and run to produce gmon.out.  One TAP line per program variant and option set.
+# The tool under test is the ASan/UBSan build (build/host/tgprof-san).
+set -u
+B=${BUILD:-build}/host
+T=$PWD/$B/tgprof-san
+[ -x "$T" ] || { echo "not ok 1 - $T missing (make $B/tgprof-san)"; exit 1; }
+W=$PWD/$B/tests/native
+rm -rf "$W" && mkdir -p "$W"
+P=$PWD/host/tests/progs
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); echo "not ok $n - $*"; }
+
+# check NAME DIR ARGS...: run both tools in DIR with ARGS, compare stdout and status.
+check() {
+	local name=$1 dir=$2; shift 2
+	(cd "$dir" && gprof "$@" > ref.out 2> ref.err; echo $? > ref.rc)
+	(cd "$dir" && "$T" "$@" > our.out 2> our.err; echo $? > our.rc)
+	if grep -q 'ERROR: AddressSanitizer\|runtime error:\|LeakSanitizer' "$dir/our.err"; then
+		nok "$name: sanitizer report"; sed 's/^/# /' "$dir/our.err" | head -20
+	elif ! cmp -s "$dir/ref.out" "$dir/our.out"; then
+		nok "$name: output differs"; diff "$dir/ref.out" "$dir/our.out" | head -20 | sed 's/^/# /'
+	elif ! cmp -s "$dir/ref.rc" "$dir/our.rc"; then
+		nok "$name: exit status $(cat "$dir/our.rc"), gprof $(cat "$dir/ref.rc")"
+	else
+		ok "$name"
+	fi
+}
+
+# build NAME CFLAGS SIZE SOURCES...; then run it twice (gmon.1, gmon.2) with different sizes.
+build() {
+	local name=$1 cflags=$2 size=$3; shift 3
+	local d=$W/$name
+	mkdir -p "$d"
+	local srcs=()
+	for s in "$@"; do srcs+=("$P/$s"); done
+	if ! gcc -pg $cflags "${srcs[@]}" -o "$d/prog" 2> "$d/cc.err"; then
+		nok "$name: gcc -pg failed"; sed 's/^/# /' "$d/cc.err"; return 1
+	fi
+	(cd "$d" && ./prog > /dev/null && mv gmon.out gmon.1 && ./prog $size > /dev/null && mv gmon.out gmon.2 && cp gmon.1 gmon.out) ||
+		{ nok "$name: running the program failed"; return 1; }
+}
+
+common=("" "-b" "-z" "-b -z" "-T" "-T -b" "-a" "-a -z" "-p" "-q" "-P" "-Q" "-i"
+	"-b -pmain" "-b -Pmain" "-b -qmain" "-b -Qmain" "-b -w 120" "-b -w 40" "-b -L"
+	"-b -nmain" "-b -Nmain" "-D -b" "-b -p -q")
+
+run_set() {
+	local name=$1; shift
+	local d=$W/$name
+	for o in "${common[@]}" "$@"; do
+		# shellcheck disable=SC2086
+		check "$name [$o]" "$d" $o prog gmon.out
+	done
+	check "$name [two files summed]" "$d" -b prog gmon.1 gmon.2
+	check "$name [two files, -i]" "$d" -i prog gmon.1 gmon.2
+}
+
+if build cycles-O0 "-O0 -g" 3000 cycles.c; then
+	run_set cycles-O0 "-b -pfact" "-b -qeven" "-b -Qodd" "-b -Pspin" "-b -pcycles.c" "-b -Pcycles.c:spin" \
+		"-b -Qcycles.c:helper" "-b -k main/fact" "-b -q main/fact" "-b -Nfact" "-b -nfact" "-b -Nspin"
+fi
+if build cycles-O2 "-O2" 3000 cycles.c; then
+	run_set cycles-O2 "-b -pfact" "-b -Qodd"
+fi
+if build shapes "-O1 -g" 3000 shapes.c shapes2.c; then
+	run_set shapes "-b -pshapes2.c" "-b -qshapes2.c:work" "-b -Qleaf" "-b -Nleaf" "-b -nping" "-b -Pshapes.c"
+fi
+if build clones "-O2 -g" 5000 clones.c; then
+	run_set clones "-b -pchecksum" "-b -Qscale"
+fi
+echo "1..$n"
