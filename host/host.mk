@@ -34,8 +34,8 @@ $(HOST_GEN): host/tests/gen-gmon.c
 .PHONY: host
 host: $(TGPROF)
 
-TESTS     += host/tests/compare-native.sh
-TEST_DEPS += $(TGPROF) $(TGPROF_SAN)
+TESTS     += host/tests/compare-native.sh host/tests/compare-synthetic.sh
+TEST_DEPS += $(TGPROF) $(TGPROF_SAN) $(HOST_GEN)
 
 # BENCHES += host/bench/run.sh (below, once it exists)
 

@@ -222,7 +222,7 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
 	} else {
 		hdr = 2 * ptr + 4;
 		fi->format = 2;
-		rate = 1;          /* gprof: hertz() is unknown on modern kernels: ticks */
+		rate = 100;        /* gprof asks the kernel (hertz()); Linux answers 100 */
 	}
 	if (r->len < hdr || ncnt < hdr)
 		return error("%s: offset %zu: BSD header claims %llu bytes, needs at least %zu",
@@ -233,8 +233,8 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
 		char dim[15] = "seconds";
 		struct hist *h;
 		if (fi->format == 2 && p->have_rate == 0)
-			warning("%s: old BSD format has no clock rate: time is in ticks, not seconds",
-				r->name);
+			warning("%s: old BSD format has no clock rate: assuming 100 Hz (as gprof on "
+				"Linux)", r->name);
 		if (hist_header(p, r, 0, lo, hi, nbins, (uint32_t)rate, dim, 's', &h))
 			return -1;
 		read_bins(r, h);

@@ -223,16 +223,15 @@ int main(int argc, char **argv)
 		}
 		style &= ~o.user_specified;
 	}
-	if ((style & STYLE_SUM) && gmon_write_sum(&prof, &tab, "gmon.sum"))
-		goto out;
-
 	a.tab = &tab;
 	a.prof = &prof;
 	a.opt = &o;
-	if (prof.input_hist)
-		hist_assign(&a);
 	if (cg_build(&a))
 		goto out;
+	if ((style & STYLE_SUM) && gmon_write_sum(&prof, &a, "gmon.sum"))
+		goto out;
+	if (prof.input_hist)
+		hist_assign(&a);
 	if (prof.input_cg)
 		cg_assemble(&a);
 

@@ -1,24 +1,32 @@
-/* A stable merge sort of pointer arrays, like glibc's qsort (which is a merge sort). */
+/* A merge sort of pointer arrays that makes exactly the comparisons glibc's qsort (a
+ * top-down merge sort) makes, in the same order.  gprof's comparison functions are not
+ * always consistent (two cycle headers with equal time each claim to go first), so only
+ * the same algorithm gives the same order. */
 #include <stdlib.h>
 #include <string.h>
 #include "tgprof.h"
 
-static void merge_pass(void **a, void **tmp, size_t n, cmp_fn cmp, void *ctx)
+static void msort_rec(void **b, size_t n, void **tmp, cmp_fn cmp, void *ctx)
 {
-	for (size_t width = 1; width < n; width *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * width) {
-			size_t mid = lo + width < n ? lo + width : n;
-			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-			size_t i = lo, j = mid, k = lo;
-			while (i < mid && j < hi)
-				tmp[k++] = cmp(a[j], a[i], ctx) < 0 ? a[j++] : a[i++];
-			while (i < mid)
-				tmp[k++] = a[i++];
-			while (j < hi)
-				tmp[k++] = a[j++];
+	if (n <= 1)
+		return;
+	size_t n1 = n / 2, n2 = n - n1;
+	void **b1 = b, **b2 = b + n1;
+	msort_rec(b1, n1, tmp, cmp, ctx);
+	msort_rec(b2, n2, tmp, cmp, ctx);
+	void **t = tmp;
+	while (n1 > 0 && n2 > 0) {
+		if (cmp(*b1, *b2, ctx) <= 0) {
+			*t++ = *b1++;
+			--n1;
+		} else {
+			*t++ = *b2++;
+			--n2;
 		}
-		memcpy(a, tmp, n * sizeof *a);
 	}
+	if (n1 > 0)
+		memcpy(t, b1, n1 * sizeof *t);
+	memcpy(b, tmp, (n - n2) * sizeof *b);
 }
 
 void msort_ptrs(void **base, size_t n, cmp_fn cmp, void *ctx)
@@ -26,6 +34,6 @@ void msort_ptrs(void **base, size_t n, cmp_fn cmp, void *ctx)
 	if (n < 2)
 		return;
 	void **tmp = xmalloc(n * sizeof *tmp);
-	merge_pass(base, tmp, n, cmp, ctx);
+	msort_rec(base, n, tmp, cmp, ctx);
 	free(tmp);
 }

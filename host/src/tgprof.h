@@ -131,7 +131,6 @@ int gmon_read(struct profile *p, const char *path, int format);
 int gmon_parse(struct profile *p, const char *name, const unsigned char *buf, size_t len,
 	       int format);
 int hist_check_overlap(struct profile *p);
-int gmon_write_sum(const struct profile *p, const struct symtab *tab, const char *path);
 void profile_release(struct profile *p);
 
 /* ---- options ---------------------------------------------------------------------- */
@@ -194,6 +193,9 @@ void cg_print(struct analysis *a, FILE *out);
 void cg_print_index(struct analysis *a, FILE *out);
 void print_name(const struct analysis *a, const struct sym *s, FILE *out);
 int print_name_only(const struct analysis *a, const struct sym *s, FILE *out);
+
+/* sum.c */
+int gmon_write_sum(const struct profile *p, const struct analysis *a, const char *path);
 
 /* blurb.c */
 extern const char flat_blurb[], callg_blurb[], bsd_flat_blurb[], bsd_callg_blurb[];

@@ -1,0 +1,85 @@
+/* -s: the sum of all profile files, written as a GNU gmon.out (gmon.sum) the way gprof
+ * writes it, except that a bin sum over 65535 (or an arc count over 2^32-1) does not
+ * get truncated: the rest goes into further records for the same range or arc, which
+ * gprof and tgprof add up when they read the file.  The header's spare bytes carry the
+ * summed loss counters of the inputs. */
+#include <errno.h>
+#include <string.h>
+#include "tgprof.h"
+
+struct writer {
+	FILE *f;
+	int big_endian, is64;
+};
+
+static void put(struct writer *w, uint64_t v, int n)
+{
+	unsigned char b[8];
+	for (int i = 0; i < n; i++)
+		b[w->big_endian ? n - 1 - i : i] = (unsigned char)(v >> (8 * i));
+	fwrite(b, 1, (size_t)n, w->f);
+}
+
+static void put_vma(struct writer *w, uint64_t v)
+{
+	put(w, v, w->is64 ? 8 : 4);
+}
+
+int gmon_write_sum(const struct profile *p, const struct analysis *a, const char *path)
+{
+	struct writer w = {fopen(path, "wb"), p->big_endian, p->is64};
+	if (!w.f)
+		return error("%s: %s", path, strerror(errno));
+	fwrite("gmon", 1, 4, w.f);
+	put(&w, 1, 4);
+	/* gprof leaves these 12 bytes uninitialized; we write the summed loss counters. */
+	uint32_t loss[3] = {0, 0, 0};
+	for (unsigned i = 0; i < p->nfiles; i++) {
+		loss[0] += p->files[i].loss_total;
+		loss[1] += p->files[i].loss_outside;
+		loss[2] += p->files[i].loss_dropped;
+	}
+	for (int i = 0; i < 3; i++)
+		put(&w, loss[i], 4);
+	for (unsigned r = 0; r < p->nhists; r++) {
+		const struct hist *h = &p->hists[r];
+		uint64_t done = 0;
+		for (int pass = 0;; pass++) {
+			int more = 0;
+			if (pass > 0) {
+				for (uint32_t i = 0; i < h->num_bins && !more; i++)
+					more = h->sample[i] > done;
+				if (!more)
+					break;
+			}
+			put(&w, 0, 1);
+			put_vma(&w, h->lowpc);
+			put_vma(&w, h->highpc);
+			put(&w, h->num_bins, 4);
+			put(&w, p->hz, 4);
+			fwrite(p->dimension, 1, 15, w.f);
+			fputc(p->abbrev, w.f);
+			for (uint32_t i = 0; i < h->num_bins; i++) {
+				uint64_t left = h->sample[i] > done ? h->sample[i] - done : 0;
+				put(&w, left > 0xffff ? 0xffff : left, 2);
+			}
+			done += 0xffff;
+		}
+	}
+	const struct symtab *tab = a->tab;
+	for (size_t i = 0; i < tab->len; i++)
+		for (const struct arc *arc = tab->base[i].children; arc; arc = arc->next_child) {
+			unsigned long left = arc->count;
+			do {
+				unsigned long n = left > 0xffffffffUL ? 0xffffffffUL : left;
+				put(&w, 1, 1);
+				put_vma(&w, arc->parent->addr);
+				put_vma(&w, arc->child->addr);
+				put(&w, n, 4);
+				left -= n;
+			} while (left);
+		}
+	if (ferror(w.f) | fclose(w.f))
+		return error("%s: write error", path);
+	return 0;
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# tgprof against GNU gprof 2.40 on generated inputs: ELF files with many kinds of symbols
+# (statics, weak, aliases, clone-like names, ARM mapping symbols and Thumb bits) for
+# x86-64, 32-bit little-endian ARM (compared with arm-none-eabi-gprof) and big-endian ARM,
+# and gmon.out files in GNU, 4.4BSD and old BSD formats from gen-gmon.  Also -s (gmon.sum).
+set -u
+B=${BUILD:-build}/host
+T=$PWD/$B/tgprof-san
+G=$PWD/$B/gen-gmon
+for x in "$T" "$G"; do [ -x "$x" ] || { echo "not ok 1 - $x missing"; exit 1; }; done
+W=$PWD/$B/tests/synthetic
+rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); echo "not ok $n - $*"; }
+
+sanitizer_clean() { ! grep -q 'ERROR: AddressSanitizer\|runtime error:\|LeakSanitizer' "$1"; }
+
+# same NAME GPROF ARGS...: both tools on ARGS; stdout and exit status must match.
+same() {
+	local name=$1 gp=$2; shift 2
+	"$gp" "$@" > ref.out 2> ref.err; local rr=$?
+	"$T" "$@" > our.out 2> our.err; local rc=$?
+	if ! sanitizer_clean our.err; then
+		nok "$name: sanitizer report"; head -20 our.err | sed 's/^/# /'
+	elif ! cmp -s ref.out our.out; then
+		nok "$name: output differs"; diff ref.out our.out | head -10 | sed 's/^/# /'
+	elif [ $rr != $rc ]; then
+		nok "$name: exit status $rc, gprof $rr"
+	else
+		ok "$name"
+	fi
+}
+
+"$G" asm 400 7 > f.s || exit 1
+gcc -nostdlib -static -Wl,-e,_start f.s -o x86.elf &&
+	arm-none-eabi-gcc -nostdlib -mcpu=cortex-m3 -mthumb -Wl,-e,_start f.s -o arm.elf &&
+	arm-none-eabi-gcc -nostdlib -mbig-endian -Wl,-e,_start f.s -o armbe.elf ||
+	{ nok "building the synthetic ELF files"; exit 1; }
+
+for elf in x86.elf arm.elf armbe.elf; do
+	gp=arm-none-eabi-gprof
+	[ $elf = x86.elf ] && gp=gprof
+	for gen in "-s 1" "-s 2 -a 3000" "-s 3 -2" "-s 4 -k 4" "-s 5 -k 1 -c" "-s 6 -f bsd44" \
+		"-s 7 -f oldbsd" "-s 8 -a 0" "-s 9 -n 0" "-s 10 -r 1000" "-s 11 -a 20 -n 50"; do
+		# shellcheck disable=SC2086
+		"$G" gmon $elf g.out $gen || { nok "gen-gmon $gen"; continue; }
+		opts=("-b" "" "-z -b" "-T" "-i")
+		case $gen in "-s 1"|"-s 2 -a 3000") opts+=("-a -b" "-b -pf00010" "-b -Qf00020" "-b -D" "-b -w 100");; esac
+		for o in "${opts[@]}"; do
+			# shellcheck disable=SC2086
+			same "$elf gen[$gen] [$o]" $gp $o $elf g.out
+		done
+	done
+	# several files summed, and the gmon.sum they make
+	"$G" gmon $elf s1 -s 21 && "$G" gmon $elf s2 -s 22 -2 && "$G" gmon $elf s3 -s 23 -2
+	same "$elf two files summed" $gp -b $elf s1 s1
+	same "$elf overlapping histograms are an error" $gp -b $elf s1 s2
+	same "$elf disjoint histograms summed" $gp -b $elf s2 s3
+	rm -f gmon.sum && $gp -s $elf s2 s3 > /dev/null && mv gmon.sum ref.sum
+	"$T" -s $elf s2 s3 > /dev/null 2> our.err
+	if sanitizer_clean our.err && [ -f gmon.sum ] && cmp -s <(head -c 8 ref.sum) <(head -c 8 gmon.sum) &&
+		cmp -s <(tail -c +21 ref.sum) <(tail -c +21 gmon.sum); then
+		ok "$elf -s writes the same gmon.sum as gprof (but for gprof's uninitialized spare bytes)"
+	else
+		nok "$elf -s gmon.sum differs"
+	fi
+done
+
+# Sums past 16 bits: gprof's gmon.sum truncates bins, ours adds records instead.
+"$G" gmon x86.elf b1 -s 31 -n 400000 -k 256 && cp b1 b2 && cp b1 b3
+rm -f gmon.sum && "$T" -s x86.elf b1 b2 b3 > /dev/null 2> our.err
+gprof -b -p x86.elf b1 b2 b3 > ref.out
+gprof -b -p x86.elf gmon.sum > our.out
+if sanitizer_clean our.err && cmp -s ref.out our.out; then
+	ok "-s keeps bin sums over 65535 (gprof reads our gmon.sum to the same numbers)"
+else
+	nok "-s bin sums over 65535"; diff ref.out our.out | head -5 | sed 's/^/# /'
+fi
+
+# The target's loss counters in the header's spare bytes: reported, output unchanged.
+"$G" gmon arm.elf l.out -s 41 -l 5000,12,3
+same "loss counters do not change the output" arm-none-eabi-gprof -b arm.elf l.out
+if grep -q "12 of 5000 samples fell outside the histogram range, 3 call arcs were dropped" our.err; then
+	ok "loss counters reported as a warning"
+else
+	nok "loss counters not reported"; sed 's/^/# /' our.err
+fi
+"$G" gmon arm.elf l.out -s 41 -l 5000,0,0
+"$T" -b arm.elf l.out > /dev/null 2> our.err
+if grep -q "note: l.out: target took 5000 samples, none lost" our.err && ! grep -q warning our.err; then
+	ok "loss counters without loss: a note, no warning"
+else
+	nok "loss counters without loss"; sed 's/^/# /' our.err
+fi
+"$G" gmon x86.elf sat.out -s 42 -S
+"$T" -b x86.elf sat.out > /dev/null 2> our.err
+if grep -q "saturated" our.err; then ok "saturated bins warned about"; else nok "saturated bins not warned about"; fi
+"$G" gmon x86.elf r0.out -s 43 -r 0
+# gprof reads past the end of its unit-prefix table here and prints whatever byte it
+# finds ('<' on x86-64, nothing for arm-none-eabi-gprof); line 5 is left out.
+gprof -b -p x86.elf r0.out | sed 5d > ref.out
+"$T" -b -p x86.elf r0.out 2> our.err | sed 5d > our.out
+if cmp -s ref.out our.out && sanitizer_clean our.err; then
+	ok "prof_rate 0 gives gprof's output (inf), but for the unit prefix"
+else
+	nok "prof_rate 0 output differs"; diff ref.out our.out | head -5 | sed 's/^/# /'
+fi
+if grep -q "profiling rate is 0" our.err; then ok "prof_rate 0 warned about"; else nok "prof_rate 0 not warned about"; fi
+"$G" gmon x86.elf r1.out -s 44 -r 1000
+"$G" gmon x86.elf r2.out -s 45
+"$T" -b x86.elf r2.out r1.out > /dev/null 2> our.err
+if grep -q "profiling rate 1000 differs" our.err; then ok "different rates warned about"; else nok "different rates not warned about"; fi
+echo "1..$n"
