@@ -1,0 +1,58 @@
+/*
+ * __gnu_mcount_nc: the call-graph hook that GCC's -pg emits on ARM (Thumb-2, ARMv7-M).
+ *
+ * Every instrumented function starts with
+ *         push    {lr}
+ *         bl      __gnu_mcount_nc
+ * so on entry here:
+ *   lr      return address into the instrumented function (Thumb bit set): the callee
+ *   [sp]    the instrumented function's own return address into its caller: the call site
+ *   sp      4 mod 8 (the caller had it 8-aligned; the push took one word)
+ *   r0-r3   the instrumented function's arguments, still live
+ * and on return the pushed word must be gone and lr must hold it again, because the
+ * instrumented function's prologue goes on as though nothing had happened.
+ *
+ * Pushing five words (r0-r3 and lr) makes sp 8-aligned again, as AAPCS requires for the
+ * call into C (eCos's stub pushed an even number of words and left the C handler on a
+ * misaligned stack). The one pop then puts the callee return address in ip and the
+ * pushed word in lr, consuming it. Everything but ip (which AAPCS lets a veneer clobber
+ * anyway) is preserved, and the flags are, too: nothing here sets them, and the C
+ * handler's changes to them are allowed at a function call boundary.
+ *
+ * The path is 9 instructions including the compiler's push/bl, plus the C handler.
+ *
+ * FP: the package is built soft-float for the Cortex-M3, so __profile_mcount cannot touch
+ * FP registers. On a Cortex-M4F/M7 built hard-float, s0-s15 carry arguments and are
+ * caller-saved; such a port must either build the package with -mgeneral-regs-only
+ * (GCC >= 13 for ARM) or save s0-s15/FPSCR here.
+ *
+ * Interrupts stay enabled: the C handler (the portable core) masks them around its table
+ * update with hal_profile_irq_save(), and everything here is on the current stack, so an
+ * interrupt handler built with -pg can nest at any instruction.
+ */
+        .syntax unified
+        .thumb
+
+        .section .text.__gnu_mcount_nc, "ax", %progbits
+        .cfi_sections .debug_frame
+        .global __gnu_mcount_nc
+        .type   __gnu_mcount_nc, %function
+        .thumb_func
+        .balign 4
+__gnu_mcount_nc:
+        .cfi_startproc
+        /* at entry the CFA is sp + 4 (the pushed word); lr is the callee return address */
+        .cfi_def_cfa_offset 4
+        push    {r0-r3, lr}             /* sp 8-aligned; [sp + 20] = pushed word */
+        .cfi_adjust_cfa_offset 20
+        .cfi_rel_offset lr, 16
+        ldr     r0, [sp, #20]           /* caller_pc: return address into the caller */
+        bic     r0, r0, #1              /* plain code address (Thumb bit off) */
+        bic     r1, lr, #1              /* callee_pc: return address into the callee */
+        bl      __profile_mcount
+        pop     {r0-r3, ip, lr}         /* ip = callee return, lr = pushed word (consumed) */
+        .cfi_adjust_cfa_offset -24
+        .cfi_register lr, ip
+        bx      ip                      /* interworking return into the instrumented code */
+        .cfi_endproc
+        .size   __gnu_mcount_nc, . - __gnu_mcount_nc
