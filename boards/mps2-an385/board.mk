@@ -9,6 +9,7 @@ BOARD_SRCS     := boards/mps2-an385/src/startup.c \
                   boards/mps2-an385/src/irq.c \
                   boards/mps2-an385/src/clock.c \
                   boards/mps2-an385/src/syscalls.c \
+                  boards/mps2-an385/src/apb_timer.c \
                   boards/mps2-an385/src/profile_timer.c
 BOARD_LDSCRIPT := boards/mps2-an385/mps2-an385.ld
 # Boots an ELF in QEMU: run-qemu [--gdb PORT] [--halt] [--icount SHIFT|off] [--timeout SECS] ELF [qemu args]

@@ -62,4 +62,13 @@ static inline void an385_barrier(void)
 void an385_console_init(void);
 void an385_clock_init(void);
 
+/*
+ * Periodic interrupt every interval_us (raised to min_us, clamped to AN385_APB_TIMER_MAX_US)
+ * from the APB timer at base, on NVIC line irq with the given priority (apb_timer.c).
+ * Returns the interval used, or -EINVAL for interval_us <= 0.
+ */
+#define AN385_APB_TIMER_MAX_US 171798691
+int an385_apb_timer_start(uint32_t base, int irq, int interval_us, int min_us, unsigned priority);
+void an385_apb_timer_stop(uint32_t base, int irq);
+
 #endif

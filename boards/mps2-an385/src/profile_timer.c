@@ -1,62 +1,38 @@
 /*
  * The profile timer of mps2-an385: CMSDK APB TIMER0 (IRQ 8), clocked at the APB clock of
- * 25 MHz. SysTick is left to the application or RTOS.
+ * 25 MHz. SysTick is left to the application or RTOS; TIMER1 to the firmware.
  *
- * Interval maths: the timer counts RELOAD, RELOAD-1, ..., 0 and interrupts as it reloads,
- * so one period is RELOAD + 1 ticks of 40 ns. An interval of N us is exactly 25 * N ticks,
- * RELOAD = 25 * N - 1. The 32-bit counter allows up to 2^32 ticks, floor(2^32 / 25) =
- * 171798691 us (about 172 s); requests above are clamped to that. Requests below
+ * Interval: N us is exactly 25 * N ticks (RELOAD = 25 * N - 1, see apb_timer.c). Requests
+ * above 171798691 us (2^32 ticks, about 172 s) are clamped to that; requests below
  * PROFILE_TIMER_MIN_US are raised to it, because at shorter intervals the sampling
- * interrupt would eat a large part of the CPU.
+ * interrupt would eat a large part of a real 25 MHz CPU. The interval used is returned;
+ * 0 or negative requests give -EINVAL.
  *
  * Priority: BOARD_PROFILE_TIMER_PRIO (0, the most urgent), so that samples land inside
  * every other interrupt handler too, and so that RTOS critical sections that mask by
  * BASEPRI are sampled as well (the handler calls no RTOS service). Only PRIMASK sections,
  * such as the package's own arc-table update, hold a sample back; it is then taken as
- * soon as they end.
+ * soon as they end, charged to the instruction after them.
  */
-#include <errno.h>
 #include <stdint.h>
 
 #include <cyg/hal/board.h>
 #include <cyg/profile/hal.h>
 #include "an385_regs.h"
 
-#define PROFILE_TIMER_TICKS_PER_US (BOARD_APB_CLOCK_HZ / 1000000u)
-_Static_assert(BOARD_APB_CLOCK_HZ % 1000000u == 0, "the profile timer assumes whole ticks per microsecond");
-
 /* Shortest interval granted: 250 ticks at 25 MHz. */
 #define PROFILE_TIMER_MIN_US 10
-/* Longest interval the 32-bit counter can time: 2^32 ticks. */
-#define PROFILE_TIMER_MAX_US ((int)(0x100000000ull / PROFILE_TIMER_TICKS_PER_US))
 
 int hal_enable_profile_timer(int interval_us)
 {
-    if (interval_us <= 0)
-        return -EINVAL;
-    if (interval_us < PROFILE_TIMER_MIN_US)
-        interval_us = PROFILE_TIMER_MIN_US;
-    if (interval_us > PROFILE_TIMER_MAX_US)
-        interval_us = PROFILE_TIMER_MAX_US;
-    uint32_t reload = (uint32_t)interval_us * PROFILE_TIMER_TICKS_PER_US - 1u;
-
-    CMSDK_TIMER_CTRL(CMSDK_TIMER0_BASE) = 0;
-    CMSDK_TIMER_RELOAD(CMSDK_TIMER0_BASE) = reload;
-    CMSDK_TIMER_VALUE(CMSDK_TIMER0_BASE) = reload;
-    CMSDK_TIMER_INTCLEAR(CMSDK_TIMER0_BASE) = 1;
-    board_irq_unpend(BOARD_IRQ_TIMER0); /* no stale sample from an earlier run */
-    board_irq_enable(BOARD_IRQ_TIMER0, BOARD_PROFILE_TIMER_PRIO);
-    CMSDK_TIMER_CTRL(CMSDK_TIMER0_BASE) = CMSDK_TIMER_CTRL_EN | CMSDK_TIMER_CTRL_IRQEN;
-    return interval_us;
+    return an385_apb_timer_start(CMSDK_TIMER0_BASE, BOARD_IRQ_TIMER0, interval_us,
+                                 PROFILE_TIMER_MIN_US, BOARD_PROFILE_TIMER_PRIO);
 }
 
 void hal_disable_profile_timer(void)
 {
-    CMSDK_TIMER_CTRL(CMSDK_TIMER0_BASE) = 0;
-    CMSDK_TIMER_INTCLEAR(CMSDK_TIMER0_BASE) = 1;
-    board_irq_disable(BOARD_IRQ_TIMER0);
-    board_irq_unpend(BOARD_IRQ_TIMER0);
-    /* No __profile_hit() runs after this returns: the NVIC barrier in board_irq_disable. */
+    /* No __profile_hit() starts after this returns (NVIC disable with a barrier). */
+    an385_apb_timer_stop(CMSDK_TIMER0_BASE, BOARD_IRQ_TIMER0);
 }
 
 /*

@@ -12,9 +12,12 @@
  *                         TIMER0_IRQHandler in profile_timer.c
  *   dual timer (IRQ 10)   the monotonic clock; DUALTIMER_IRQHandler in clock.c
  *   UART0                 console (polled; its interrupts are left free)
- * Free for firmware: APB TIMER1 (IRQ 9), SysTick, every other IRQ, and every other
- * exception: define a handler by its name (e.g. void TIMER1_IRQHandler(void)) and it
- * replaces the weak default in the vector table.
+ * For firmware: APB TIMER1 (IRQ 9) as the "fast timer" (board_fast_timer_*()), SysTick,
+ * every other IRQ and exception: define a handler by its name (void TIMER1_IRQHandler(void),
+ * void PORT0_0_IRQHandler(void), void SysTick_Handler(void), ...) and it replaces the weak
+ * default in the vector table. An exception or IRQ that fires without a handler prints
+ * "*** unhandled exception N at pc 0x..." and exits with status 128 + N (HardFault: 131,
+ * IRQ n: 144 + n).
  */
 #ifndef CYGONCE_HAL_BOARD_H
 #define CYGONCE_HAL_BOARD_H
@@ -85,6 +88,25 @@ void board_irq_disable(int irq);
 void board_irq_pend(int irq);
 /* Forget a pending request for irq. */
 void board_irq_unpend(int irq);
+
+/*
+ * An interrupt for tests to pend from software: PORT0 pin 0, which nothing drives in QEMU.
+ * Define void BOARD_SOFT_IRQ_HANDLER(void) to take it.
+ */
+#define BOARD_SOFT_IRQ BOARD_IRQ_PORT0_0
+#define BOARD_SOFT_IRQ_HANDLER PORT0_0_IRQHandler
+
+/*
+ * The fast timer: APB TIMER1 (IRQ 9) interrupting every interval_us (1 .. 171798691,
+ * clamped; exact, 25 ticks per us) at the given priority (0..7). Define
+ * void BOARD_FAST_TIMER_HANDLER(void) and call board_fast_timer_ack() in it.
+ * board_fast_timer_start() returns the interval used, or -EINVAL for interval_us <= 0.
+ */
+#define BOARD_FAST_TIMER_IRQ BOARD_IRQ_TIMER1
+#define BOARD_FAST_TIMER_HANDLER TIMER1_IRQHandler
+int board_fast_timer_start(int interval_us, unsigned priority);
+void board_fast_timer_stop(void);
+void board_fast_timer_ack(void);
 
 /* ---- monotonic clock ------------------------------------------------------------------- */
 
