@@ -114,6 +114,9 @@ void board_fast_timer_ack(void);
  * Ticks of BOARD_APB_CLOCK_HZ since reset: the dual timer's first counter runs free from
  * reset (started before main), and its wrap interrupt (every 2^32 ticks, about 172 s)
  * extends it to 64 bits. Monotonic, safe from any context (also with interrupts masked).
+ * Under QEMU -icount sleep=off, a CPU held by gdb counts as idle: virtual time may jump to
+ * the next timer deadline (up to 172 s for this clock alone), so the clock can leap forward
+ * across a debugger stop. Counts of anything stay exact; timers just fire on resume.
  */
 uint64_t board_clock_ticks(void);
 /* Microseconds since reset. */
