@@ -34,7 +34,7 @@ $(HOST_GEN): host/tests/gen-gmon.c
 .PHONY: host
 host: $(TGPROF)
 
-TESTS     += host/tests/compare-native.sh host/tests/compare-synthetic.sh
+TESTS     += host/tests/compare-native.sh host/tests/compare-synthetic.sh host/tests/robustness.sh
 TEST_DEPS += $(TGPROF) $(TGPROF_SAN) $(HOST_GEN)
 
 # BENCHES += host/bench/run.sh (below, once it exists)
@@ -47,7 +47,7 @@ $(HB)/fuzz-%: host/fuzz/fuzz-%.c $(HOST_LIB_SRCS) $(HOST_HDRS)
 	@mkdir -p $(@D)
 	clang $(HOST_WARN) -O1 -g -fsanitize=fuzzer,address,undefined -Ihost/src $< $(HOST_LIB_SRCS) $(HOST_LIBS) -o $@
 .PHONY: fuzz
-fuzz: $(HOST_FUZZERS)
+fuzz: $(HOST_FUZZERS) $(HOST_GEN)
 	host/fuzz/run.sh $(HB) $(FUZZ_SECS)
 
 # ---- install ------------------------------------------------------------------------

@@ -5,10 +5,13 @@
 #include "tgprof.h"
 
 const char *progname = "tgprof";
+int quiet;
 
 int error(const char *fmt, ...)
 {
 	va_list ap;
+	if (quiet)
+		return -1;
 	fprintf(stderr, "%s: error: ", progname);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -20,6 +23,8 @@ int error(const char *fmt, ...)
 void warning(const char *fmt, ...)
 {
 	va_list ap;
+	if (quiet)
+		return;
 	fprintf(stderr, "%s: warning: ", progname);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

@@ -276,7 +276,7 @@ int gmon_parse(struct profile *p, const char *name, const unsigned char *buf, si
 		warning("%s: target lost data: %u of %u samples fell outside the histogram "
 			"range, %u call arcs were dropped", name, fi->loss_outside, fi->loss_total,
 			fi->loss_dropped);
-	else if (fi->loss_total)
+	else if (fi->loss_total && !quiet)
 		fprintf(stderr, "%s: note: %s: target took %u samples, none lost\n", progname,
 			name, fi->loss_total);
 	for (unsigned i = 0; i < p->nhists; i++)

@@ -9,6 +9,16 @@ static int selected(const struct analysis *a, const struct sym *s, int incl, int
 	       (a->opt->table_len[incl] == 0 && !(s->sel >> excl & 1));
 }
 
+/* (uint64_t)d without undefined behaviour when a hostile header makes d huge. */
+static uint64_t to_u64(double d)
+{
+	if (!(d >= 0.0))
+		return 0;
+	if (d >= 18446744073709551616.0)
+		return UINT64_MAX;
+	return (uint64_t)d;
+}
+
 static void assign_one(struct analysis *a, const struct hist *h)
 {
 	struct symtab *tab = a->tab;
@@ -19,8 +29,8 @@ static void assign_one(struct analysis *a, const struct hist *h)
 		uint64_t bin_count = h->sample[i];
 		if (!bin_count)
 			continue;
-		uint64_t bin_low = lowpc + (uint64_t)(scale * i);
-		uint64_t bin_high = lowpc + (uint64_t)(scale * (i + 1));
+		uint64_t bin_low = lowpc + to_u64(scale * i);
+		uint64_t bin_high = lowpc + to_u64(scale * (i + 1));
 		double count_time = (double)(unsigned)bin_count;
 		a->total_time += count_time;
 		for (j = k - 1; j < tab->len; k = ++j) {

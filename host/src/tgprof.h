@@ -15,6 +15,7 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 extern const char *progname;
+extern int quiet;              /* no messages (fuzzing) */
 
 /* ---- stable merge sort with a context pointer (msort.c) --------------------------- */
 typedef int (*cmp_fn)(const void *a, const void *b, void *ctx);

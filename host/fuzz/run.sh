@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# make fuzz: runs each libFuzzer target for SECS seconds (default 60 in all) on a seed
+# corpus made of generated inputs, and reports executions and findings.
+set -u
+HB=${1:-build/host} SECS=${2:-60}
+per=$(( SECS / 2 > 1 ? SECS / 2 : 1 ))
+corp=$HB/fuzz-corpus
+mkdir -p "$corp/gmon" "$corp/elf" "$HB/fuzz-findings"
+G=$HB/gen-gmon
+if [ -x "$G" ] && [ -z "$(ls -A "$corp/gmon")" ]; then
+	"$G" asm 20 1 > "$corp/f.s" && gcc -nostdlib -static -Wl,-e,_start "$corp/f.s" -o "$corp/elf/x.elf" &&
+		arm-none-eabi-gcc -nostdlib -mthumb -mcpu=cortex-m3 -Wl,-e,_start "$corp/f.s" -o "$corp/elf/a.elf"
+	for s in 1 2 3; do
+		"$G" gmon "$corp/elf/x.elf" "$corp/g$s" -s $s -a 8 -n 30 -k 64
+		{ printf '\001'; cat "$corp/g$s"; } > "$corp/gmon/x$s"
+		"$G" gmon "$corp/elf/a.elf" "$corp/g$s" -s $s -a 8 -n 30 -k 64 -f bsd44
+		{ printf '\040'; cat "$corp/g$s"; } > "$corp/gmon/b$s"
+		rm -f "$corp/g$s"
+	done
+fi
+status=0
+for t in gmon elf; do
+	log=$HB/fuzz-$t.log
+	echo "fuzz-$t: $per s"
+	"$HB/fuzz-$t" -max_total_time=$per -max_len=4096 -artifact_prefix="$HB/fuzz-findings/$t-" \
+		"$corp/$t" > "$log" 2>&1
+	rc=$?
+	execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
+	[ -n "$execs" ] || execs=$(grep -oE '#[0-9]+' "$log" | tail -1 | tr -d '#')
+	echo "fuzz-$t: ${execs:-?} executions, exit $rc, findings: $(ls "$HB/fuzz-findings" | grep -c "^$t-")"
+	[ $rc -eq 0 ] || { status=1; grep -m3 'ERROR\|SUMMARY' "$log"; }
+done
+exit $status

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Hostile and broken inputs: truncated and mutated gmon.out and ELF files, missing and
+# empty files.  Every run must end with exit status 0 (the input happened to be valid)
+# or 1 with an error that names the file, and never with a crash or a sanitizer report.
+set -u
+B=${BUILD:-build}/host
+T=$PWD/$B/tgprof-san
+G=$PWD/$B/gen-gmon
+for x in "$T" "$G"; do [ -x "$x" ] || { echo "not ok 1 - $x missing"; exit 1; }; done
+W=$PWD/$B/tests/robustness
+rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); echo "not ok $n - $*"; }
+
+# run_case LABEL FILE-NAMED-IN-ERRORS ARGS...: returns 0 if the run was acceptable.
+bad=""
+run_case() {
+	local label=$1 named=$2; shift 2
+	"$T" "$@" > out.txt 2> err.txt
+	local rc=$?
+	if grep -q 'ERROR: AddressSanitizer\|runtime error:\|LeakSanitizer' err.txt || [ $rc -ge 2 ]; then
+		bad="$label: exit $rc: $(head -c 300 err.txt)"; return 1
+	fi
+	if [ $rc -eq 1 ] && ! grep -q "error: .*$named" err.txt; then
+		bad="$label: error does not name $named: $(head -c 200 err.txt)"; return 1
+	fi
+	return 0
+}
+
+# mutate IN PREFIX COUNT: PREFIX.1 .. PREFIX.COUNT, each with a few bytes changed
+# (deterministic; one python run for all).
+mutate() {
+	python3 -c '
+import sys, random
+data = open(sys.argv[1], "rb").read()
+for seed in range(1, int(sys.argv[3]) + 1):
+    d = bytearray(data)
+    r = random.Random(seed)
+    for _ in range(r.randint(1, 4)):
+        i = r.randrange(len(d))
+        d[i] = r.choice([0, 0xff, 0x7f, 0x80, r.randrange(256)])
+    open("%s.%d" % (sys.argv[2], seed), "wb").write(bytes(d))' "$@"
+}
+
+"$G" asm 60 3 > f.s && gcc -nostdlib -static -Wl,-e,_start f.s -o x.elf &&
+	arm-none-eabi-gcc -nostdlib -mthumb -mcpu=cortex-m3 -Wl,-e,_start f.s -o a.elf || exit 1
+"$G" gmon x.elf good.gmon -s 5 -a 40 -n 300 -k 8
+"$G" gmon a.elf good32.gmon -s 6 -a 40 -n 300 -k 8 -l 10,1,1
+"$G" gmon x.elf bsd.gmon -s 7 -a 20 -n 100 -k 8 -f bsd44
+
+for g in good.gmon:x.elf good32.gmon:a.elf bsd.gmon:x.elf; do
+	f=${g%%:*} elf=${g##*:}
+	size=$(stat -c %s "$f")
+	bad="" fails=0
+	for ((len = 0; len < size; len += (len < 64 ? 1 : 17))); do
+		head -c $len "$f" > cut.gmon
+		run_case "$f cut at $len" cut.gmon -b "$elf" cut.gmon || fails=$((fails + 1))
+	done
+	if [ $fails -eq 0 ]; then ok "$f truncated at every length: clean errors"; else nok "$f truncated: $fails bad runs; $bad"; fi
+	bad="" fails=0
+	mutate "$f" mut 30
+	for seed in $(seq 1 30); do
+		run_case "$f mutation $seed" mut.$seed -b "$elf" mut.$seed || fails=$((fails + 1))
+	done
+	if [ $fails -eq 0 ]; then ok "$f with 30 mutations: no crash"; else nok "$f mutated: $fails bad runs; $bad"; fi
+done
+
+# Errors name the file and the byte offset.
+head -c 30 good.gmon > short.gmon
+"$T" -b x.elf short.gmon > /dev/null 2> err.txt
+if grep -q "short.gmon: offset 29: unexpected end of file" err.txt; then ok "truncated record: file and offset named"; else nok "truncated record message: $(cat err.txt)"; fi
+printf 'gmon\001\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\011' > tag.gmon
+"$T" -b x.elf tag.gmon > /dev/null 2> err.txt
+if grep -q "tag.gmon: offset 20: bad record tag 9" err.txt; then ok "bad tag: file and offset named"; else nok "bad tag message: $(cat err.txt)"; fi
+printf 'gmon\002\000\000\000' > ver.gmon
+"$T" -b x.elf ver.gmon > /dev/null 2> err.txt
+if grep -q "ver.gmon: offset 4: unsupported gmon version 2" err.txt; then ok "bad version named"; else nok "bad version message: $(cat err.txt)"; fi
+
+# ELF files: truncated, mutated, not ELF at all, missing.
+for pair in x.elf:good.gmon a.elf:good32.gmon; do
+	elf=${pair%%:*} gm=${pair##*:}
+	size=$(stat -c %s $elf)
+	bad="" fails=0
+	for ((len = 0; len < size; len += size / 41 + 1)); do
+		head -c $len $elf > cut.elf
+		run_case "$elf cut at $len" cut.elf -b cut.elf $gm || fails=$((fails + 1))
+	done
+	if [ $fails -eq 0 ]; then ok "$elf truncated: clean errors"; else nok "$elf truncated: $fails bad runs; $bad"; fi
+	bad="" fails=0
+	mutate $elf mutelf 30
+	for seed in $(seq 1 30); do
+		run_case "$elf mutation $seed" mutelf.$seed -b mutelf.$seed $gm || fails=$((fails + 1))
+	done
+	if [ $fails -eq 0 ]; then ok "$elf with 30 mutations: no crash"; else nok "$elf mutated: $fails bad runs; $bad"; fi
+done
+: > empty
+run_case "empty ELF" empty -b empty good.gmon && [ $? = 0 ] && grep -q "empty" err.txt && ok "empty ELF file rejected" || nok "empty ELF: $bad"
+run_case "missing gmon" nothere -b x.elf nothere && grep -q "nothere: No such file" err.txt && ok "missing gmon.out named" || nok "missing gmon.out: $bad"
+run_case "directory" . -b x.elf . && ok "a directory as gmon.out" || nok "directory: $bad"
+run_case "empty gmon" empty -b x.elf empty && ok "empty gmon.out" || nok "empty gmon.out: $bad"
+echo "1..$n"
