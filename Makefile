@@ -87,16 +87,20 @@ APP_CFLAGS  = $(BOARD_CPUFLAGS) -O2 -g -ffunction-sections -fdata-sections
 APP_LDFLAGS = $(BOARD_CPUFLAGS) -Wl,--gc-sections -nostartfiles
 APP_LIBS    = -Wl,--start-group -lprofile -lc -lm -lgcc -Wl,--end-group
 
-# $(call firmware,NAME,SOURCES,EXTRA_CFLAGS): build $(TB)/fw/NAME.elf from SOURCES (which are
-# compiled with -pg unless EXTRA_CFLAGS says otherwise) against the in-tree package.
+# $(call firmware,NAME,PG_SOURCES,PLAIN_SOURCES): build $(TB)/fw/NAME.elf against the in-tree
+# package, PG_SOURCES compiled with -pg, PLAIN_SOURCES without.
 define firmware
-$(TB)/fw/$(1).elf: $(patsubst %,$(TB)/fw/$(1)/%.o,$(2)) $(PROFILE_LIB) $(BOARD_LDSCRIPT)
+$(TB)/fw/$(1).elf: $(patsubst %,$(TB)/fw/$(1)/pg/%.o,$(2)) $(patsubst %,$(TB)/fw/$(1)/plain/%.o,$(3)) \
+                   $(PROFILE_LIB) $(BOARD_LDSCRIPT)
 	$$(CROSS_CC) $$(APP_LDFLAGS) -T$(BOARD_LDSCRIPT) -L$(TB)/lib -Wl,-Map,$$@.map \
-	  $(patsubst %,$(TB)/fw/$(1)/%.o,$(2)) $$(APP_LIBS) -o $$@
-$(TB)/fw/$(1)/%.c.o: %.c $(PKGCONF_H) | $(SETUP_STAMP)
+	  $(patsubst %,$(TB)/fw/$(1)/pg/%.o,$(2)) $(patsubst %,$(TB)/fw/$(1)/plain/%.o,$(3)) $$(APP_LIBS) -o $$@
+$(TB)/fw/$(1)/pg/%.c.o: %.c $(PKGCONF_H) | $(SETUP_STAMP)
 	@mkdir -p $$(@D)
-	$$(CROSS_CC) $$(APP_CFLAGS) $(3) $$(addprefix -I,$$(PKG_INC)) -MMD -MP -c $$< -o $$@
--include $(patsubst %,$(TB)/fw/$(1)/%.d,$(2))
+	$$(CROSS_CC) $$(APP_CFLAGS) -pg $$(addprefix -I,$$(PKG_INC)) -MMD -MP -c $$< -o $$@
+$(TB)/fw/$(1)/plain/%.c.o: %.c $(PKGCONF_H) | $(SETUP_STAMP)
+	@mkdir -p $$(@D)
+	$$(CROSS_CC) $$(APP_CFLAGS) $$(addprefix -I,$$(PKG_INC)) -MMD -MP -c $$< -o $$@
+-include $(patsubst %,$(TB)/fw/$(1)/pg/%.d,$(2)) $(patsubst %,$(TB)/fw/$(1)/plain/%.d,$(3))
 endef
 
 # ---- install tree -----------------------------------------------------------------------

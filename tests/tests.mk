@@ -16,3 +16,17 @@ $(UNIT_DIR)/test_core: tests/unit/test_core.c $(UNIT_CORE) $(wildcard target/src
 
 TESTS     += $(UNIT_DIR)/test_core
 TEST_DEPS += $(UNIT_DIR)/test_core
+
+# ---- QEMU end to end: firmware with known call counts, extracted with gdb/gprof.gdb ----
+$(eval $(call firmware,calls,tests/qemu/calls.c,tests/qemu/support.c))
+TESTS     += tests/qemu/test_calls.py
+TEST_DEPS += $(TB)/fw/calls.elf
+
+# ---- benchmarks ----
+$(eval $(call firmware,bench,tests/bench/bench.c,))
+BENCHES    += tests/bench/bench-target
+BENCH_DEPS += $(TB)/fw/bench.elf
+
+# ---- the install tree, used by an application outside the project ----
+TESTS     += tests/install/test_install.sh
+TEST_DEPS += $(PROFILE_LIB)

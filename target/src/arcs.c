@@ -26,6 +26,27 @@ static void arc_insert(struct profile_state *s, uintptr_t off, uintptr_t self_pc
     *head = (uint16_t)idx;
 }
 
+/*
+ * Everything but finding an existing arc: a pending reset, a call site outside the range,
+ * a new arc. Entered with interrupts masked; restores them. Kept out of line so that the
+ * common path needs no stack frame.
+ */
+static __attribute__((noinline)) void mcount_miss(struct profile_state *s, uintptr_t off,
+                                                  uintptr_t callee_pc, hal_profile_irq_state irq)
+{
+    if (off >= s->armed_span) {
+        if (!profile_slow_path(s))
+            goto out;
+        if (off >= s->armed_span) {
+            s->arcs_out_of_range++;
+            goto out;
+        }
+    }
+    profile_arc_add(s, off, callee_pc, 1);
+out:
+    hal_profile_irq_restore(irq);
+}
+
 void __profile_mcount(uintptr_t caller_pc, uintptr_t callee_pc)
 {
     struct profile_state *s = &profile_state;
@@ -34,28 +55,21 @@ void __profile_mcount(uintptr_t caller_pc, uintptr_t callee_pc)
     hal_profile_irq_state irq = hal_profile_irq_save();
     uintptr_t off = caller_pc - s->low_pc;
 
-    if (__builtin_expect(off >= s->armed_span, 0)) {
-        if (!profile_slow_path(s))
-            goto out;
-        if (off >= s->armed_span) {
-            s->arcs_out_of_range++;
-            goto out;
+    if (__builtin_expect(off < s->armed_span, 1)) {
+        uint32_t from_low = off & SLOT_MASK;
+        for (uint32_t i = s->heads[off >> SLOT_SHIFT]; i != 0; i = s->arcs[i].next) {
+            struct profile_arc *a = &s->arcs[i];
+            if (a->from_low == from_low && a->self_pc == callee_pc) {
+                /* Sticks at the maximum rather than wrapping; readers flag such counts. */
+                uint32_t c = a->count + 1;
+                if (__builtin_expect(c != 0, 1))
+                    a->count = c;
+                hal_profile_irq_restore(irq);
+                return;
+            }
         }
     }
-    uint32_t from_low = off & SLOT_MASK;
-    for (uint32_t i = s->heads[off >> SLOT_SHIFT]; i != 0; i = s->arcs[i].next) {
-        struct profile_arc *a = &s->arcs[i];
-        if (a->from_low == from_low && a->self_pc == callee_pc) {
-            /* Sticks at the maximum rather than wrapping; readers flag such counts. */
-            uint32_t c = a->count + 1;
-            if (__builtin_expect(c != 0, 1))
-                a->count = c;
-            goto out;
-        }
-    }
-    arc_insert(s, off, callee_pc, 1);
-out:
-    hal_profile_irq_restore(irq);
+    mcount_miss(s, off, callee_pc, irq);
 }
 
 void profile_arc_add(struct profile_state *s, uintptr_t off, uintptr_t self_pc, uint32_t count)

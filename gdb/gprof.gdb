@@ -1,0 +1,191 @@
+# gdb macros for the gprof profiling package.
+#
+#   (gdb) source gprof.gdb
+#   (gdb) gprof_dump      write gmon.out in gdb's current directory, then reset the counts
+#   (gdb) gprof_fetch     write gmon.out, keep the counts
+#   (gdb) gprof_reset     reset the counts only
+#   (gdb) gprof_stats     print the loss counters only
+#
+# Works over any remote (QEMU's gdbstub, OpenOCD, J-Link, ...): the data is read with a
+# handful of bulk memory reads located through the debug info of `profile_state` (see
+# target/src/profile_priv.h), and gmon.out is written field by field here, in the target's
+# byte order and address width, in the same order as the target's own serializer
+# (target/src/gmon.c), so both produce the same bytes.
+#
+# A reset never rewrites the target's arrays from gdb: it sets profile_state.reset_pending
+# (and closes the fast-path gate, armed_span = 0) while the target is halted; the target
+# performs the reset, with interrupts masked, at its next sample or mcount call.
+
+python
+import os
+import struct
+import gdb
+
+
+class GprofError(gdb.GdbError):
+    pass
+
+
+def _state():
+    try:
+        return gdb.parse_and_eval("profile_state")
+    except gdb.error:
+        raise GprofError("gprof: no symbol profile_state: is the profiling package linked "
+                         "into this program, and its debug info loaded?")
+
+
+def _endian():
+    return "<" if "little" in gdb.execute("show endian", to_string=True) else ">"
+
+
+def _field_offsets(type_name):
+    t = gdb.lookup_type(type_name)
+    return t.sizeof, {f.name: f.bitpos // 8 for f in t.fields()}
+
+
+class GprofData:
+    """A snapshot of the target's profiling state."""
+
+    def __init__(self):
+        s = _state()
+        if int(s["resetting"]):
+            raise GprofError("gprof: the target stopped in the middle of a reset; "
+                             "continue it briefly and try again")
+        if not int(s["running"]) or int(s["bins"]) == 0:
+            raise GprofError("gprof: target-side profiling is off (profile_on() has not "
+                             "been called, failed, or profile_off() was called)")
+        self.e = _endian()
+        self.addr_size = s["low_pc"].type.sizeof
+        self.low_pc = int(s["low_pc"])
+        self.high_pc = int(s["high_pc"])
+        self.nbins = int(s["nbins"])
+        self.bucket = 1 << int(s["bucket_shift"])
+        self.prof_rate = int(s["prof_rate"])
+        self.reset_pending = int(s["reset_pending"])
+        names = ("samples", "samples_out_of_range", "buckets_saturated", "arcs_used",
+                 "arcs_capacity", "arcs_dropped", "arcs_out_of_range")
+        self.counters = {n: int(s[n]) for n in names}
+        self.arcs = []  # (from_pc, self_pc, count) in the target serializer's order
+        if self.reset_pending:
+            # The target resets before it records anything more: the data is empty now.
+            self.bins = bytes(2 * self.nbins)
+            self.counters = {n: 0 for n in names}
+            self.counters["arcs_capacity"] = int(s["arcs_capacity"])
+            return
+        inf = gdb.selected_inferior()
+        self.bins = bytes(inf.read_memory(int(s["bins"]), 2 * self.nbins))
+        used = self.counters["arcs_used"]
+        if used and int(s["heads"]):
+            shift = int(s["slot_shift"])
+            nslots = int(s["nslots"])
+            heads = struct.unpack("%s%dH" % (self.e, nslots),
+                                  inf.read_memory(int(s["heads"]), 2 * nslots))
+            size, off = _field_offsets("struct profile_arc")
+            raw = bytes(inf.read_memory(int(s["arcs"]), size * (used + 1)))
+            a = "Q" if self.addr_size == 8 else "I"
+
+            def arc(i):
+                base = i * size
+                self_pc = struct.unpack_from(self.e + a, raw, base + off["self_pc"])[0]
+                count = struct.unpack_from(self.e + "I", raw, base + off["count"])[0]
+                from_low = struct.unpack_from(self.e + "H", raw, base + off["from_low"])[0]
+                nxt = struct.unpack_from(self.e + "H", raw, base + off["next"])[0]
+                return self_pc, count, from_low, nxt
+
+            for slot, i in enumerate(heads):
+                hops = 0
+                while i:
+                    if i > used or hops > used:
+                        raise GprofError("gprof: arc chain of slot %d is corrupt (index %d)"
+                                         % (slot, i))
+                    self_pc, count, from_low, i = arc(i)
+                    hops += 1
+                    self.arcs.append((self.low_pc + (slot << shift) + from_low, self_pc, count))
+
+    def gmon(self):
+        """The gmon.out image, field by field (GNU gmon.out version 1)."""
+        e, a = self.e, ("Q" if self.addr_size == 8 else "I")
+        c = self.counters
+        out = bytearray(b"gmon")
+        out += struct.pack(e + "IIII", 1, c["samples"], c["samples_out_of_range"],
+                           c["arcs_dropped"] + c["arcs_out_of_range"])
+        out += struct.pack(e + "B" + a + a + "II", 0, self.low_pc, self.high_pc,
+                           self.nbins, self.prof_rate)
+        out += b"seconds".ljust(15, b"\0") + b"s"
+        out += self.bins
+        for from_pc, self_pc, count in self.arcs:
+            out += struct.pack(e + "B" + a + a + "I", 1, from_pc, self_pc, count)
+        return bytes(out)
+
+
+def gprof_report(d, path=None):
+    c = d.counters
+    sat = sum(1 for i in range(0, len(d.bins), 2) if d.bins[i:i + 2] == b"\xff\xff")
+    if path:
+        print("gprof: wrote %s: %d bytes, %d bins of %d bytes over 0x%x-0x%x, %d arcs, "
+              "%d Hz" % (path, len(d.gmon()), d.nbins, d.bucket, d.low_pc, d.high_pc,
+                         len(d.arcs), d.prof_rate))
+    print("gprof: samples %d, outside the range %d, buckets saturated at 0xFFFF %d"
+          % (c["samples"], c["samples_out_of_range"], sat))
+    print("gprof: arcs %d of %d, calls dropped (arc table full) %d, calls from outside "
+          "the range %d" % (c["arcs_used"], c["arcs_capacity"], c["arcs_dropped"],
+                            c["arcs_out_of_range"]))
+    if c["arcs_dropped"]:
+        print("gprof: warning: the arc table overflowed; raise "
+              "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE")
+    if sat:
+        print("gprof: warning: %d buckets saturated; dump more often or sample less often"
+              % sat)
+    if c["samples_out_of_range"]:
+        print("gprof: note: %d samples fell outside the profiled range"
+              % c["samples_out_of_range"])
+
+
+def gprof_fetch(path="gmon.out"):
+    d = GprofData()
+    path = os.path.join(os.getcwd(), path) if not os.path.isabs(path) else path
+    with open(path, "wb") as f:
+        f.write(d.gmon())
+    gprof_report(d, path)
+    return d
+
+
+def gprof_reset():
+    s = _state()
+    if not int(s["running"]):
+        raise GprofError("gprof: target-side profiling is off")
+    gdb.execute("set var profile_state.reset_pending = 1")
+    gdb.execute("set var profile_state.armed_span = 0")
+    print("gprof: counts reset (the target applies it before it records anything more)")
+end
+
+define gprof_fetch
+  python gprof_fetch()
+end
+document gprof_fetch
+Write the profiling data to gmon.out in gdb's current directory, keeping the counts.
+Prints the loss counters.
+end
+
+define gprof_reset
+  python gprof_reset()
+end
+document gprof_reset
+Reset the profiling counts. The target applies the reset itself before it records
+its next sample or call.
+end
+
+define gprof_dump
+  python gprof_fetch()
+  python gprof_reset()
+end
+document gprof_dump
+Write the profiling data to gmon.out in gdb's current directory, then reset the counts.
+end
+
+define gprof_stats
+  python gprof_report(GprofData())
+end
+document gprof_stats
+Print the profiling loss counters (samples, out of range, saturated buckets, arcs).
+end

@@ -1,0 +1,6 @@
+# An application's own Makefile: everything it knows of the package is PROFILE_DIR.
+include $(PROFILE_DIR)/lib/profile.mk
+
+app.elf: app.c
+	$(PROFILE_CC) $(PROFILE_CFLAGS) -pg -c app.c -o app.o
+	$(PROFILE_CC) $(PROFILE_LDFLAGS) app.o $(PROFILE_LIBS) -o app.elf

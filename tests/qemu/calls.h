@@ -1,0 +1,19 @@
+/* The known call structure of the end-to-end firmware; the tests assert these numbers. */
+#ifndef TESTS_QEMU_CALLS_H
+#define TESTS_QEMU_CALLS_H
+
+#define N_SITE_A   300   /* leaf() from site_a() */
+#define N_SITE_B   200   /* leaf() from site_b() */
+#define N_RECURSE   10   /* recurse(DEPTH) from main */
+#define DEPTH        8   /* so recurse() calls itself N_RECURSE * (DEPTH - 1) times */
+#define N_SOFT_IRQ  50   /* software-pended interrupts; each handler calls isr_work() */
+#define N_WORK      40   /* work1() and work3() from main, each */
+#define WORK_UNIT 20000  /* loop iterations in work1(); work3() does 3x */
+#define N_HAMMER  20000  /* hammer() calls from main while a fast timer interrupt calls
+                            tick_work() at a higher priority than everything else */
+
+/* Not compiled with -pg (support.c): breakpoint targets for the tests. */
+void phase_done(int phase);
+void firmware_failed(const char *what);
+
+#endif

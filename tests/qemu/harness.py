@@ -1,0 +1,177 @@
+"""Shared parts of the QEMU end-to-end tests: boot a firmware in QEMU with its gdb stub,
+drive gdb-multiarch with gdb/gprof.gdb, run GNU gprof, parse its output, report TAP."""
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BOARD = os.environ.get("BOARD", "mps2-an385")
+BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
+FW_DIR = os.path.join(BUILD, BOARD, "fw")
+RUN_QEMU = os.path.join(ROOT, "boards", BOARD, "run-qemu")
+GPROF_GDB = os.path.join(ROOT, "gdb", "gprof.gdb")
+GPROF = os.environ.get("GPROF", "arm-none-eabi-gprof")
+
+
+class Tap:
+    """TAP output: one line per check, counted by tools/run-tests."""
+
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def ok(self, cond, desc, detail=None):
+        self.n += 1
+        print("%s %d - %s" % ("ok" if cond else "not ok", self.n, desc))
+        if not cond:
+            self.failed += 1
+            if detail is not None:
+                for line in str(detail).splitlines()[:40]:
+                    print("#   " + line)
+        sys.stdout.flush()
+        return cond
+
+    def eq(self, got, want, desc):
+        return self.ok(got == want, "%s (%r)" % (desc, want), "got %r" % (got,))
+
+    def done(self):
+        print("1..%d" % self.n)
+        return 1 if self.failed else 0
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Qemu:
+    """A firmware booted halted in QEMU, with its gdb stub on a free port."""
+
+    def __init__(self, elf, log, extra=()):
+        self.port = free_port()
+        self.log = open(log, "w")
+        self.proc = subprocess.Popen([RUN_QEMU, "--gdb", str(self.port), "--halt", elf] + list(extra),
+                                     stdin=subprocess.DEVNULL, stdout=self.log,
+                                     stderr=subprocess.STDOUT)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                if self.proc.poll() is not None:
+                    break
+                time.sleep(0.05)
+        raise RuntimeError("QEMU did not open its gdb port; see " + log)
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        self.log.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def gdb(elf, port, commands, timeout=120):
+    """Run gdb-multiarch in batch mode with gprof.gdb loaded; returns (rc, output)."""
+    args = ["gdb-multiarch", "-nx", "-batch", "-ex", "set pagination off",
+            "-ex", "set confirm off", "-x", GPROF_GDB, elf,
+            "-ex", "target remote 127.0.0.1:%d" % port]
+    for c in commands:
+        args += ["-ex", c]
+    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=timeout, stdin=subprocess.DEVNULL)
+    return p.returncode, p.stdout
+
+
+def gprof(elf, gmon, *opts):
+    p = subprocess.run([GPROF] + list(opts) + [elf, gmon], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+_ENTRY = re.compile(r"^\s*(?:[\d.]+\s+[\d.]+\s+)?(\d+)(?:/\d+)?\s+(\S+)(?: <cycle \d+>)? \[\d+\]$")
+_PRIMARY = re.compile(r"^\[\d+\]\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+(\d+)(?:\+(\d+))?\s+(\S+)")
+
+
+def call_graph(text):
+    """{(caller, callee): count} from gprof -b -q output (parent lines of each entry)."""
+    arcs = {}
+    block = []
+    for line in text.splitlines():
+        if line.startswith("-----"):
+            _parse_block(block, arcs)
+            block = []
+        else:
+            block.append(line)
+    _parse_block(block, arcs)
+    return arcs
+
+
+def _parse_block(lines, arcs):
+    primary = None
+    for i, line in enumerate(lines):
+        m = _PRIMARY.match(line)
+        if m:
+            primary = (i, m.group(3))
+            break
+    if not primary:
+        return
+    idx, callee = primary
+    for line in lines[:idx]:
+        m = _ENTRY.match(line)
+        if m:
+            arcs[(m.group(2), callee)] = int(m.group(1))
+
+
+def flat(text):
+    """{name: (percent_time, calls or None)} from gprof -b -p output."""
+    rows = {}
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) >= 4 and re.match(r"^[\d.]+$", f[0]) and re.match(r"^[\d.]+$", f[1]):
+            name = f[-1]
+            calls = int(f[3]) if len(f) == 7 else None
+            rows[name] = (float(f[0]), calls)
+    return rows
+
+
+def gmon_header(path):
+    """(magic, version, samples, samples_out_of_range, arcs_not_recorded) of a 32-bit LE file."""
+    import struct
+    with open(path, "rb") as f:
+        data = f.read(20)
+    return (data[:4],) + struct.unpack("<IIII", data[4:20])
+
+
+def gmon_parse(path):
+    """(header, hist (low, high, nbins, rate, bins), arcs [(from, self, count)]) of a
+    32-bit little-endian gmon.out, decoded field by field."""
+    import struct
+    data = open(path, "rb").read()
+    hdr = (data[:4],) + struct.unpack_from("<IIII", data, 4)
+    pos, hist, arcs = 20, None, []
+    while pos < len(data):
+        tag = data[pos]
+        pos += 1
+        if tag == 0:
+            low, high, n, rate = struct.unpack_from("<IIII", data, pos)
+            pos += 16 + 16
+            bins = struct.unpack_from("<%dH" % n, data, pos)
+            pos += 2 * n
+            hist = (low, high, n, rate, bins)
+        elif tag == 1:
+            arcs.append(struct.unpack_from("<III", data, pos))
+            pos += 12
+        else:
+            raise ValueError("%s: bad tag %d at offset %d" % (path, tag, pos - 1))
+    return hdr, hist, arcs

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""End to end on QEMU: the calls firmware runs under -icount, gdb extracts gmon.out with
+gprof.gdb, GNU gprof reads it, and the call counts equal the known numbers exactly."""
+import os
+import re
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness as h  # noqa: E402
+
+CALLS = {}
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "calls.h")) as f:
+    for m in re.finditer(r"#define (\w+)\s+(\d+)", f.read()):
+        CALLS[m.group(1)] = int(m.group(2))
+
+ELF = os.path.join(h.FW_DIR, "calls.elf")
+OUT = os.path.join(h.BUILD, "test-out", "calls")
+
+
+def run(tag):
+    """Boot, stop at phase 1, fetch; reset and dump; run to phase 2, dump.
+    Returns (dir, gdb output)."""
+    d = os.path.join(OUT, tag)
+    shutil.rmtree(d, ignore_errors=True)
+    for sub in ("phase1", "zero", "phase2"):
+        os.makedirs(os.path.join(d, sub))
+    with h.Qemu(ELF, os.path.join(d, "qemu.log")) as q:
+        rc, out = h.gdb(ELF, q.port, [
+            "break phase_done",
+            "continue",
+            "cd " + os.path.join(d, "phase1"),
+            "gprof_fetch",
+            "print tick_count",
+            "dump binary memory %s/firmware-gmon.out gmon_copy gmon_copy+gmon_copy_len"
+            % os.path.join(d, "phase1"),
+            "cd " + os.path.join(d, "zero"),
+            "gprof_reset",
+            "gprof_dump",
+            "continue",
+            "cd " + os.path.join(d, "phase2"),
+            "gprof_dump",
+            "kill",
+        ])
+    with open(os.path.join(d, "gdb.log"), "w") as f:
+        f.write(out)
+    return d, out
+
+
+def main():
+    t = h.Tap()
+    d, out = run("run1")
+    p1 = os.path.join(d, "phase1", "gmon.out")
+    t.ok(os.path.exists(p1), "gprof_fetch wrote gmon.out in gdb's current directory", out)
+    m = re.search(r"\$1 = (\d+)", out)
+    ticks = int(m.group(1)) if m else -1
+    t.ok(ticks > 100, "the fast timer interrupted the hammer loop (%d ticks)" % ticks, out)
+
+    rc, text, err = h.gprof(ELF, p1, "-b", "-q")
+    t.eq(rc, 0, "arm-none-eabi-gprof reads the phase 1 file")
+    arcs = h.call_graph(text)
+    want = {
+        ("site_a", "leaf"): CALLS["N_SITE_A"],
+        ("site_b", "leaf"): CALLS["N_SITE_B"],
+        ("main", "site_a"): 1,
+        ("main", "site_b"): 1,
+        ("main", "recurse"): CALLS["N_RECURSE"],
+        ("recurse", "recurse"): CALLS["N_RECURSE"] * (CALLS["DEPTH"] - 1),
+        ("main", "work1"): CALLS["N_WORK"],
+        ("main", "work3"): CALLS["N_WORK"],
+        ("main", "args4"): 1,
+        ("main", "hammer"): CALLS["N_HAMMER"],
+    }
+    for (caller, callee), n in want.items():
+        t.eq(arcs.get((caller, callee)), n, "phase 1: %s -> %s" % (caller, callee))
+    soft = [k for k in arcs if k[1] == "isr_work"]
+    t.eq(sum(arcs[k] for k in soft), CALLS["N_SOFT_IRQ"], "isr_work called from the interrupt handler")
+    t.ok(all(k[0].endswith("Handler") or "IRQ" in k[0] for k in soft),
+         "isr_work's caller is the interrupt handler", soft)
+    t.eq(sum(v for k, v in arcs.items() if k[1] == "tick_work"), ticks,
+         "tick_work counted exactly once per fast-timer interrupt (no count lost to nesting)")
+
+    hdr = h.gmon_header(p1)
+    t.eq(hdr[:2], (b"gmon", 1), "header magic and version")
+    # Each handler's own mcount sees EXC_RETURN as its caller: outside the range, counted.
+    t.eq(hdr[4], CALLS["N_SOFT_IRQ"] + ticks, "calls from outside the range are counted in the header")
+    t.ok(re.search(r"calls from outside the range %d" % hdr[4], out) is not None,
+         "gprof_fetch prints the loss counters", out)
+    _, hist, _ = h.gmon_parse(p1)
+    t.eq(sum(hist[4]) + hdr[3], hdr[2], "samples = sum of bins + samples outside the range")
+
+    rc, text, err = h.gprof(ELF, p1, "-b", "-p")
+    fl = h.flat(text)
+    w1, w3 = fl.get("work1", (0,))[0], fl.get("work3", (0,))[0]
+    ratio = w3 / w1 if w1 else 0
+    t.ok(2.85 <= ratio <= 3.15, "work3 gets 3x the samples of work1 (%.2f%% / %.2f%% = %.3f)"
+         % (w3, w1, ratio), text)
+
+    fw = open(os.path.join(d, "phase1", "firmware-gmon.out"), "rb").read()
+    t.ok(fw == open(p1, "rb").read(),
+         "gprof_fetch writes byte for byte what the target's own serializer produces")
+
+    hz, zh, za = h.gmon_parse(os.path.join(d, "zero", "gmon.out"))
+    t.ok(sum(zh[4]) == 0 and za == [] and hz[2:] == (0, 0, 0),
+         "gprof_reset then gprof_dump: zero counts")
+    rc, text, err = h.gprof(ELF, os.path.join(d, "zero", "gmon.out"), "-b")
+    t.eq(rc, 0, "arm-none-eabi-gprof reads the empty file")
+
+    p2 = os.path.join(d, "phase2", "gmon.out")
+    rc, text, err = h.gprof(ELF, p2, "-b", "-q")
+    arcs2 = h.call_graph(text)
+    t.eq(arcs2.get(("site_a", "leaf")), CALLS["N_SITE_A"], "phase 2 after the reset: site_a -> leaf")
+    t.ok(sorted(k for k in arcs2 if k[1] != "site_a") == [("site_a", "leaf")],
+         "phase 2 holds nothing recorded before the reset", arcs2)
+
+    d2, out2 = run("run2")
+    for sub in ("phase1", "phase2"):
+        a = open(os.path.join(d, sub, "gmon.out"), "rb").read()
+        b = open(os.path.join(d2, sub, "gmon.out"), "rb").read()
+        t.ok(a == b, "two runs give identical %s files (%d bytes)" % (sub, len(a)))
+    return t.done()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
