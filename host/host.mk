@@ -37,7 +37,8 @@ host: $(TGPROF)
 TESTS     += host/tests/compare-native.sh host/tests/compare-synthetic.sh host/tests/robustness.sh
 TEST_DEPS += $(TGPROF) $(TGPROF_SAN) $(HOST_GEN)
 
-# BENCHES += host/bench/run.sh (below, once it exists)
+BENCHES    += host/bench/run.sh
+BENCH_DEPS += $(TGPROF) $(HOST_GEN)
 
 
 # ---- fuzzing (clang's libFuzzer) ------------------------------------------------------
