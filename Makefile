@@ -50,8 +50,11 @@ CROSS_NM := $(CROSS_COMPILE)nm
 NO_PG = $(filter-out -pg -p -finstrument-functions,$(1))
 
 PKG_INC    := $(TB)/include $(PROFILE_INC) $(HAL_INC) $(BOARD_INC)
-PKG_CFLAGS := $(BOARD_CPUFLAGS) -O2 -g -std=gnu11 -Wall -Wextra -Werror=implicit-function-declaration \
-              -ffunction-sections -fdata-sections $(call NO_PG,$(CFLAGS)) $(addprefix -I,$(PKG_INC))
+# Functions start on 16-byte boundaries (the usual bucket size) so that the package's hot
+# spots (mcount) are not charged to a neighbour in a gprof flat profile.
+PKG_CFLAGS := $(call NO_PG,$(BOARD_CPUFLAGS) -O2 -g -std=gnu11 -Wall -Wextra \
+              -Werror=implicit-function-declaration -ffunction-sections -fdata-sections \
+              -falign-functions=16 $(CFLAGS)) $(addprefix -I,$(PKG_INC))
 
 PKG_SRCS := $(PROFILE_SRCS) $(HAL_SRCS) $(BOARD_SRCS)
 PKG_OBJS := $(patsubst %,$(TB)/obj/%.o,$(PKG_SRCS))
@@ -59,21 +62,27 @@ PROFILE_LIB := $(TB)/lib/libprofile.a
 
 PKGCONF_H := $(TB)/include/pkgconf/system.h $(TB)/include/pkgconf/profile_gprof.h
 
-$(TB)/obj/%.c.o: %.c $(PKGCONF_H) | $(SETUP_STAMP)
+# Rewritten only when the flags change, so that changed flags rebuild the package.
+PKG_FLAGS_STAMP := $(TB)/obj/flags
+$(PKG_FLAGS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(CROSS_CC) $(PKG_CFLAGS)' | cmp -s - $@ || echo '$(CROSS_CC) $(PKG_CFLAGS)' > $@
+.PHONY: FORCE
+FORCE:
+
+$(TB)/obj/%.c.o: %.c $(PKGCONF_H) $(PKG_FLAGS_STAMP) | $(SETUP_STAMP)
 	@mkdir -p $(@D)
 	$(CROSS_CC) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
-$(TB)/obj/%.S.o: %.S $(PKGCONF_H) | $(SETUP_STAMP)
+$(TB)/obj/%.S.o: %.S $(PKGCONF_H) $(PKG_FLAGS_STAMP) | $(SETUP_STAMP)
 	@mkdir -p $(@D)
 	$(CROSS_CC) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
 # Only the HAL's mcount stub may mention the mcount symbol; anything else means -pg leaked in.
-$(PROFILE_LIB): $(PKG_OBJS)
+$(PROFILE_LIB): $(PKG_OBJS) tools/check-no-pg
 	@mkdir -p $(@D)
-	@for o in $(filter-out $(patsubst %,$(TB)/obj/%.o,$(HAL_MCOUNT_SRCS)),$(PKG_OBJS)); do \
-	  if $(CROSS_NM) -u $$o | grep -qw '$(HAL_MCOUNT_SYMBOL)'; then \
-	    echo "error: $$o was compiled with -pg; the profiling package must not be" >&2; exit 1; fi; \
-	done
-	rm -f $@ && $(CROSS_AR) rcs $@ $^
+	@tools/check-no-pg $(CROSS_NM) $(HAL_MCOUNT_SYMBOL) \
+	  $(filter-out $(patsubst %,$(TB)/obj/%.o,$(HAL_MCOUNT_SRCS)),$(PKG_OBJS))
+	rm -f $@ && $(CROSS_AR) rcs $@ $(PKG_OBJS)
 
 -include $(PKG_OBJS:.o=.d)
 

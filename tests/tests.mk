@@ -30,3 +30,6 @@ BENCH_DEPS += $(TB)/fw/bench.elf
 # ---- the install tree, used by an application outside the project ----
 TESTS     += tests/install/test_install.sh
 TEST_DEPS += $(PROFILE_LIB)
+
+# ---- the package never gets -pg ----
+TESTS += tests/build/test_no_pg.sh

@@ -13,7 +13,8 @@ n=0 fail=0
 check() { n=$((n+1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=1; fi; }
 
 make -s -C "$root" BOARD="$board" install PREFIX="$tmp/prefix" > "$tmp/install.log" 2>&1
-check "make install PREFIX=... succeeds" '[ $? -eq 0 ] || { cat "$tmp/install.log"; false; }'
+rc=$?
+check "make install PREFIX=... succeeds" '[ $rc -eq 0 ] || { cat "$tmp/install.log"; false; }'
 dir="$tmp/prefix/$board"
 check "install tree has headers, pkgconf, library, linker script, profile.mk, runner, gdb script" \
   '[ -f $dir/include/cyg/profile/profile.h ] && [ -f $dir/include/pkgconf/system.h ] && [ -f $dir/lib/libprofile.a ] && ls $dir/lib/*.ld >/dev/null && [ -f $dir/lib/profile.mk ] && [ -x $dir/bin/run-qemu ] && [ -f $dir/share/gprof.gdb ]'

@@ -38,7 +38,7 @@
         .global __gnu_mcount_nc
         .type   __gnu_mcount_nc, %function
         .thumb_func
-        .balign 4
+        .balign 16              /* starts a histogram bucket: its samples stay its own */
 __gnu_mcount_nc:
         .cfi_startproc
         /* at entry the CFA is sp + 4 (the pushed word); lr is the callee return address */
