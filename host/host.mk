@@ -8,7 +8,7 @@
 HOST_CC     ?= gcc
 HOST_CFLAGS ?= -O2 -g
 HOST_WARN   := -std=gnu11 -Wall -Wextra
-HOST_LIBS   := -lelf -ldw
+HOST_LIBS   := -lelf -ldw -lm
 HOST_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 HB          := $(BUILD)/host
 
@@ -34,7 +34,7 @@ $(HOST_GEN): host/tests/gen-gmon.c
 .PHONY: host
 host: $(TGPROF)
 
-TESTS     += host/tests/compare-native.sh host/tests/compare-synthetic.sh host/tests/robustness.sh
+TESTS     += host/tests/compare-native.sh host/tests/compare-synthetic.sh host/tests/robustness.sh host/tests/outputs.sh
 TEST_DEPS += $(TGPROF) $(TGPROF_SAN) $(HOST_GEN)
 
 BENCHES    += host/bench/run.sh

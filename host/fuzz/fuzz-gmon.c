@@ -42,7 +42,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	o.width = 80;
 	o.brief = 1;
 	if (gmon_parse(&p, "fuzz", data + 1, size - 1, (mode >> 4) % 3) == 0) {
-		struct analysis a = {.tab = &tab, .prof = &p, .opt = &o};
+		struct analysis a = {.tab = &tab, .prof = &p, .opt = &o, .tscale = 1.0,
+				     .tunit = "seconds"};
 		symspec_apply(&o, &tab);
 		FILE *devnull = fopen("/dev/null", "w");
 		if (devnull && cg_build(&a) == 0) {

@@ -137,8 +137,8 @@ static void print_header(struct analysis *a, FILE *out)
 	fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
 		(long)a->prof->hist_scale * 2L);
 	if (a->print_time > 0.0) {
-		fprintf(out, " for %.2f%% of %.2f seconds\n\n", 100.0 / a->print_time,
-			a->print_time / a->prof->hz);
+		fprintf(out, " for %.2f%% of %.2f %s\n\n", 100.0 / a->print_time,
+			a->print_time / a->prof->hz * a->tscale, a->tscale == 1.0 ? "seconds" : a->tunit);
 	} else {
 		fputs(" no time propagated\n\n", out);
 		a->print_time = 1.0;
@@ -159,7 +159,7 @@ static void print_header(struct analysis *a, FILE *out)
 static void print_cycle(struct analysis *a, struct sym *cyc, FILE *out)
 {
 	char buf[32];
-	double hz = a->prof->hz;
+	double hz = a->prof->hz / a->tscale;
 	snprintf(buf, sizeof buf, "[%d]", cyc->index);
 	fprintf(out, a->opt->bsd ? "%-6.6s %5.1f %7.2f %11.2f %7lu" : "%-6.6s %5.1f %7.2f %7.2f %7lu",
 		buf, 100 * (cyc->prop_self + cyc->prop_child) / a->print_time,
@@ -207,7 +207,7 @@ static void print_members(struct analysis *a, struct sym *cyc, FILE *out)
 	for (size_t i = 0; i < n; i++)
 		((struct sym *)v[i])->cyc_next = i + 1 < n ? v[i + 1] : NULL;
 	free(v);
-	double hz = a->prof->hz;
+	double hz = a->prof->hz / a->tscale;
 	for (struct sym *m = cyc->cyc_next; m; m = m->cyc_next) {
 		fprintf(out, a->opt->bsd ? "%6.6s %5.5s %7.2f %11.2f %7lu" : "%6.6s %5.5s %7.2f %7.2f %7lu",
 			"", "", m->prop_self / hz, m->prop_child / hz, m->ncalls);
@@ -224,7 +224,7 @@ static void print_members(struct analysis *a, struct sym *cyc, FILE *out)
 static void print_parents(struct analysis *a, struct sym *child, FILE *out)
 {
 	int bsd = a->opt->bsd;
-	double hz = a->prof->hz;
+	double hz = a->prof->hz / a->tscale;
 	struct sym *cycle_head = child->cyc_head ? child->cyc_head : child;
 	if (!child->parents) {
 		fprintf(out, bsd ? "%6.6s %5.5s %7.7s %11.11s %7.7s %7.7s     <spontaneous>\n"
@@ -253,7 +253,7 @@ static void print_parents(struct analysis *a, struct sym *child, FILE *out)
 static void print_children(struct analysis *a, struct sym *parent, FILE *out)
 {
 	int bsd = a->opt->bsd;
-	double hz = a->prof->hz;
+	double hz = a->prof->hz / a->tscale;
 	parent->children = sort_list(parent->children, 1);
 	for (struct arc *arc = parent->children; arc; arc = arc->next_child) {
 		struct sym *child = arc->child;
@@ -275,7 +275,7 @@ static void print_children(struct analysis *a, struct sym *parent, FILE *out)
 static void print_line(struct analysis *a, struct sym *np, FILE *out)
 {
 	char buf[32];
-	double hz = a->prof->hz;
+	double hz = a->prof->hz / a->tscale;
 	snprintf(buf, sizeof buf, "[%d]", np->index);
 	fprintf(out, a->opt->bsd ? "%-6.6s %5.1f %7.2f %11.2f" : "%-6.6s %5.1f %7.2f %7.2f", buf,
 		100 * (np->prop_self + np->prop_child) / a->print_time, np->prop_self / hz,

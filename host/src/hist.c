@@ -89,8 +89,8 @@ void flat_print(struct analysis *a, FILE *out)
 {
 	struct symtab *tab = a->tab;
 	const struct options *o = a->opt;
-	double hz = a->prof->hz;
-	const char *dim = a->prof->dimension;
+	double hz = a->prof->hz, ts = a->tscale;
+	const char *dim = a->tunit;
 	int bsd = o->bsd;
 
 	if (bsd) {
@@ -138,9 +138,9 @@ void flat_print(struct analysis *a, FILE *out)
 		fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
 			(long)a->prof->hist_scale * 2L);
 		if (total > 0.0)
-			fprintf(out, " for %.2f%% of %.2f %s\n\n", 100.0 / total, total / hz, dim);
+			fprintf(out, " for %.2f%% of %.2f %s\n\n", 100.0 / total, total / hz * ts, dim);
 	} else {
-		fprintf(out, "\nEach sample counts as %g %s.\n", 1.0 / hz, dim);
+		fprintf(out, "\nEach sample counts as %g %s.\n", 1.0 / hz * ts, dim);
 	}
 	if (total <= 0.0) {
 		fputs(" no time accumulated\n\n", out);
@@ -161,9 +161,9 @@ void flat_print(struct analysis *a, FILE *out)
 		accum += s->time;
 		double pct = total > 0.0 ? 100 * s->time / total : 0.0;
 		if (bsd)
-			fprintf(out, "%5.1f %10.2f %8.2f", pct, accum / hz, s->time / hz);
+			fprintf(out, "%5.1f %10.2f %8.2f", pct, accum / hz * ts, s->time / hz * ts);
 		else
-			fprintf(out, "%6.2f %9.2f %8.2f", pct, accum / hz, s->time / hz);
+			fprintf(out, "%6.2f %9.2f %8.2f", pct, accum / hz * ts, s->time / hz * ts);
 		if (s->ncalls)
 			fprintf(out, " %8lu %8.2f %8.2f  ", s->ncalls,
 				scale * s->time / hz / s->ncalls,

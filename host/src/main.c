@@ -226,6 +226,8 @@ int main(int argc, char **argv)
 	a.tab = &tab;
 	a.prof = &prof;
 	a.opt = &o;
+	a.tscale = o.units == 2 ? 1e6 : o.units == 1 ? 1e3 : 1.0;
+	a.tunit = o.units == 2 ? "us" : o.units == 1 ? "ms" : prof.dimension;
 	if (cg_build(&a))
 		goto out;
 	if ((style & STYLE_SUM) && gmon_write_sum(&prof, &a, "gmon.sum"))

@@ -184,6 +184,8 @@ struct analysis {
 	struct sym **cg_sorted;    /* by total time, len + ncycles */
 	struct arc *arcs;          /* all arcs */
 	size_t narcs;
+	double tscale;             /* --time-unit: 1 (seconds), 1e3 or 1e6 */
+	const char *tunit;         /* the dimension name printed, "seconds" unless --time-unit */
 };
 
 void hist_assign(struct analysis *a);

@@ -59,17 +59,17 @@ run_set() {
 	check "$name [two files, -i]" "$d" -i prog gmon.1 gmon.2
 }
 
-if build cycles-O0 "-O0 -g" 3000 cycles.c; then
+if build cycles-O0 "-O0 -g" 1000 cycles.c; then
 	run_set cycles-O0 "-b -pfact" "-b -qeven" "-b -Qodd" "-b -Pspin" "-b -pcycles.c" "-b -Pcycles.c:spin" \
 		"-b -Qcycles.c:helper" "-b -k main/fact" "-b -q main/fact" "-b -Nfact" "-b -nfact" "-b -Nspin"
 fi
-if build cycles-O2 "-O2" 3000 cycles.c; then
+if build cycles-O2 "-O2" 1000 cycles.c; then
 	run_set cycles-O2 "-b -pfact" "-b -Qodd"
 fi
-if build shapes "-O1 -g" 3000 shapes.c shapes2.c; then
+if build shapes "-O1 -g" 5000 shapes.c shapes2.c; then
 	run_set shapes "-b -pshapes2.c" "-b -qshapes2.c:work" "-b -Qleaf" "-b -Nleaf" "-b -nping" "-b -Pshapes.c"
 fi
-if build clones "-O2 -g" 5000 clones.c; then
+if build clones "-O2 -g" 100000 clones.c; then
 	run_set clones "-b -pchecksum" "-b -Qscale"
 fi
 echo "1..$n"

@@ -15,7 +15,7 @@ static __attribute__((noinline)) void fill(char *buf, size_t n, int c)
 __attribute__((noinline)) int checksum(const char *p, size_t n) { int s = 0; for (size_t i = 0; i < n; i++) s += p[i]; return s; }
 int main(int argc, char **argv)
 {
-	int rounds = argc > 1 ? atoi(argv[1]) : 20000, s = 0;
+	int rounds = argc > 1 ? atoi(argv[1]) : 400000, s = 0;
 	char buf[256];
 	for (int r = 0; r < rounds; r++) {
 		s += scale(r, 3);

@@ -12,7 +12,7 @@ int fact(int n) { spin(5000); return n <= 1 ? 1 : n * fact(n - 1); }
 void unused(void) { spin(1); }
 int main(int argc, char **argv)
 {
-	int rounds = argc > 1 ? atoi(argv[1]) : 300, s = 0;
+	int rounds = argc > 1 ? atoi(argv[1]) : 3000, s = 0;
 	for (int i = 0; i < rounds; i++) {
 		s += helper(i);
 		s += even(i % 7);

@@ -22,7 +22,7 @@ int apply(op_fn f, int x) { return f(x); }
 int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 int main(int argc, char **argv)
 {
-	int rounds = argc > 1 ? atoi(argv[1]) : 2000, s = 0;
+	int rounds = argc > 1 ? atoi(argv[1]) : 20000, s = 0;
 	int v[64];
 	for (int r = 0; r < rounds; r++) {
 		s += a_step(r % 9);

@@ -1,0 +1,117 @@
+/* Everything as JSON: the files read, the functions with flat-profile and call-graph
+ * numbers, the cycles and the arcs. */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include "tgprof.h"
+
+static void jstr(FILE *f, const char *s)
+{
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void jnum(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.17g", v);
+	else
+		fputs("null", f);
+}
+
+int json_write(struct analysis *a, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return error("%s: %s", path, strerror(errno));
+	const struct profile *p = a->prof;
+	double hz = p->hz;
+	fputs("{\n  \"tool\": \"tgprof\",\n  \"files\": [", f);
+	for (unsigned i = 0; i < p->nfiles; i++) {
+		const struct gmon_file_info *fi = &p->files[i];
+		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+		jstr(f, fi->name);
+		fprintf(f, ", \"format\": \"%s\", \"version\": %d, \"histograms\": %d, \"arcs\": %d, "
+			   "\"basic_blocks\": %d, \"samples_total\": %u, \"samples_outside\": %u, "
+			   "\"arcs_dropped\": %u}",
+			fi->format == 0 ? "gnu" : fi->format == 1 ? "bsd44" : "oldbsd", fi->version,
+			fi->nhist, fi->narcs, fi->nbbs, fi->loss_total, fi->loss_outside, fi->loss_dropped);
+	}
+	fprintf(f, "\n  ],\n  \"rate\": %u,\n  \"dimension\": ", p->hz);
+	jstr(f, p->dimension);
+	fprintf(f, ",\n  \"bytes_per_bin\": ");
+	jnum(f, p->hist_scale * 2);
+	fprintf(f, ",\n  \"total_samples\": ");
+	jnum(f, a->total_time);
+	fputs(",\n  \"functions\": [", f);
+	int first = 1;
+	for (size_t i = 0; i < a->tab->len; i++) {
+		const struct sym *s = &a->tab->base[i];
+		fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
+		first = 0;
+		jstr(f, s->name);
+		fprintf(f, ", \"address\": \"0x%llx\", \"end\": \"0x%llx\", \"static\": %s, \"file\": ",
+			(unsigned long long)s->addr, (unsigned long long)s->end_addr,
+			s->is_static ? "true" : "false");
+		jstr(f, s->file);
+		fprintf(f, ", \"line\": %d, \"index\": %d, \"samples\": ", s->line, s->index);
+		jnum(f, s->time);
+		fputs(", \"self_seconds\": ", f);
+		jnum(f, s->time / hz);
+		fprintf(f, ", \"calls\": %lu, \"self_calls\": %lu, \"cycle\": %d, \"graph_self_seconds\": ",
+			s->ncalls, s->self_calls, s->cyc_num);
+		jnum(f, s->prop_self / hz);
+		fputs(", \"graph_children_seconds\": ", f);
+		jnum(f, s->prop_child / hz);
+		fputs(", \"children_seconds\": ", f);
+		jnum(f, s->child_time / hz);
+		fputc('}', f);
+	}
+	fputs("\n  ],\n  \"cycles\": [", f);
+	for (int c = 1; c <= a->ncycles; c++) {
+		const struct sym *cyc = &a->cycles[c];
+		fprintf(f, "%s\n    {\"number\": %d, \"index\": %d, \"calls\": %lu, \"internal_calls\": %lu, "
+			   "\"self_seconds\": ", c > 1 ? "," : "", c, cyc->index, cyc->ncalls,
+			cyc->self_calls);
+		jnum(f, cyc->prop_self / hz);
+		fputs(", \"children_seconds\": ", f);
+		jnum(f, cyc->prop_child / hz);
+		fputs(", \"members\": [", f);
+		for (const struct sym *m = cyc->cyc_next; m; m = m->cyc_next) {
+			jstr(f, m->name);
+			if (m->cyc_next)
+				fputs(", ", f);
+		}
+		fputs("]}", f);
+	}
+	fputs("\n  ],\n  \"arcs\": [", f);
+	for (size_t i = 0; i < a->narcs; i++) {
+		const struct arc *arc = &a->arcs[i];
+		fprintf(f, "%s\n    {\"caller\": ", i ? "," : "");
+		jstr(f, arc->parent->name);
+		fputs(", \"callee\": ", f);
+		jstr(f, arc->child->name);
+		fprintf(f, ", \"count\": %lu, \"estimated_self_seconds\": ", arc->count);
+		jnum(f, arc->time / hz);
+		fputs(", \"estimated_children_seconds\": ", f);
+		jnum(f, arc->child_time / hz);
+		fputc('}', f);
+	}
+	fputs("\n  ]\n}\n", f);
+	if (ferror(f) | fclose(f))
+		return error("%s: write error", path);
+	return 0;
+}

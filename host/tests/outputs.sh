@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The outputs gprof does not have: DOT and SVG call graphs, callgrind, JSON, --time-unit,
+# and --help/--version.  Checked against the gprof-format numbers of the same run.
+set -u
+B=${BUILD:-build}/host
+T=$PWD/$B/tgprof-san
+[ -x "$T" ] || { echo "not ok 1 - $T missing"; exit 1; }
+W=$PWD/$B/tests/outputs
+rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
+export ASAN_OPTIONS=detect_leaks=1
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); echo "not ok $n - $*"; }
+check() { local d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+
+P=$OLDPWD/host/tests/progs
+gcc -pg -O1 -g "$P/shapes.c" "$P/shapes2.c" -o prog && ./prog 8000 > /dev/null || { nok "building shapes"; exit 1; }
+
+"$T" -b --dot=g.dot --svg=g.svg --callgrind=cg.out --json=p.json prog gmon.out > plain.out 2> err.txt
+check "extra outputs: exit 0, no sanitizer report" [ $? = 0 -a ! -s err.txt ]
+gprof -b prog gmon.out > ref.out
+check "stdout unchanged by the extra outputs" cmp -s ref.out plain.out
+check "DOT is accepted by graphviz" dot -Tplain g.dot -o g.plain
+check "DOT has cycle nodes and estimated edge times" grep -q 'cycle 1 as a whole' g.dot
+check "DOT labels estimates as estimates" grep -q 's est\.' g.dot
+check "SVG written through dot" grep -q '<svg' g.svg
+check "JSON parses" python3 -c 'import json,sys; json.load(open("p.json"))'
+# JSON numbers agree with the flat profile: calls of 'leaf' and the cycles
+calls_ref=$(awk '$NF == "leaf" { print $4 }' ref.out | head -1)
+calls_json=$(python3 -c 'import json; d=json.load(open("p.json")); print([f["calls"] for f in d["functions"] if f["name"]=="leaf"][0])')
+check "JSON calls of leaf = flat profile ($calls_ref)" [ "$calls_ref" = "$calls_json" ]
+check "JSON lists two cycles" python3 -c 'import json,sys; d=json.load(open("p.json")); sys.exit(len(d["cycles"]) != 2)'
+check "callgrind header" grep -q '^events: Samples' cg.out
+cg_calls=$(awk '/^cfn=leaf$/ { getline; split($1, a, "="); s += a[2] } END { print s }' cg.out)
+leaf_total=$(python3 -c 'import json; d=json.load(open("p.json")); print(sum(a["count"] for a in d["arcs"] if a["callee"]=="leaf"))')
+check "callgrind calls to leaf are exact ($leaf_total)" [ "$cg_calls" = "$leaf_total" ]
+# --time-unit=ms: seconds x 1000 in the flat profile
+"$T" -b -p --time-unit=ms prog gmon.out > ms.out
+s=$(sed -n 6p ref.out | awk '{ print $3 }') m=$(sed -n 6p ms.out | awk '{ print $3 }')
+check "--time-unit=ms: $s s ~ $m ms (within the rounding of seconds)" awk "BEGIN { exit !($m >= $s * 1000 - 5 && $m <= $s * 1000 + 5) }"
+check "--time-unit=ms header" grep -q 'Each sample counts as 10 ms.' ms.out
+"$T" --help > help.out
+check "--help" grep -q -- '--callgrind' help.out
+check "--version" "$T" --version
+"$T" --bogus > /dev/null 2>&1
+check "unknown option: exit 1" [ $? = 1 ]
+"$T" -b --svg=/nonexistent-dir/x.svg prog gmon.out > /dev/null 2> err.txt
+check "SVG to a bad path: error" [ $? = 1 ]
+echo "1..$n"
