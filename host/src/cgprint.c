@@ -15,11 +15,20 @@ static const char *base_name(const char *path)
 
 int print_name_only(const struct analysis *a, const struct sym *s, FILE *out)
 {
-	(void)a;
 	if (!s->name)
 		return 0;
-	fputs(s->name, out);
-	return (int)strlen(s->name);
+	const char *name = s->name;
+	if (!a->opt->bsd && !a->opt->no_demangle) {
+		struct sym *w = (struct sym *)s;
+		if (!w->dname_done) {
+			w->dname = demangle(s->name);
+			w->dname_done = 1;
+		}
+		if (w->dname)
+			name = w->dname;
+	}
+	fputs(name, out);
+	return (int)strlen(name);
 }
 
 void print_name(const struct analysis *a, const struct sym *s, FILE *out)

@@ -37,6 +37,7 @@ static void usage(FILE *f)
 "  -w N, --width=N             width of the index (default 80)\n"
 "  -L, --print-path            full source paths in the index\n"
 "  -O FMT, --file-format=FMT   auto (default), magic (GNU) or bsd\n"
+"  --no-demangle               print C++ names as in the symbol table\n"
 "  -v, --version               version\n"
 "  -h, --help                  this help\n"
 "\n"
@@ -56,7 +57,8 @@ static void usage(FILE *f)
 "standard error.\n");
 }
 
-enum { OPT_DOT = 256, OPT_SVG, OPT_CALLGRIND, OPT_JSON, OPT_THRESHOLD, OPT_UNIT };
+enum { OPT_DEMANGLE = 300, OPT_NO_DEMANGLE,
+       OPT_DOT = 256, OPT_SVG, OPT_CALLGRIND, OPT_JSON, OPT_THRESHOLD, OPT_UNIT };
 
 static const struct option longopts[] = {
 	{"brief", no_argument, 0, 'b'},
@@ -83,6 +85,8 @@ static const struct option longopts[] = {
 	{"callgrind", required_argument, 0, OPT_CALLGRIND},
 	{"json", required_argument, 0, OPT_JSON},
 	{"time-unit", required_argument, 0, OPT_UNIT},
+	{"demangle", optional_argument, 0, OPT_DEMANGLE},
+	{"no-demangle", no_argument, 0, OPT_NO_DEMANGLE},
 	{0, 0, 0, 0},
 };
 
@@ -165,6 +169,8 @@ int main(int argc, char **argv)
 			if (o.width < 4) { error("bad width %s", optarg); return 1; }
 			break;
 		case 'z': o.ignore_zeros = 0; break;
+		case OPT_DEMANGLE: o.no_demangle = 0; break;
+		case OPT_NO_DEMANGLE: o.no_demangle = 1; break;
 		case OPT_DOT: o.dot = optarg; break;
 		case OPT_SVG: o.svg = optarg; break;
 		case OPT_CALLGRIND: o.callgrind = optarg; break;

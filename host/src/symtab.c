@@ -100,8 +100,10 @@ struct sym *symtab_lookup(const struct symtab *tab, uint64_t addr)
 void symtab_release(struct symtab *tab)
 {
 	if (tab->base)
-		for (size_t i = 0; i < tab->len; i++)
+		for (size_t i = 0; i < tab->len; i++) {
 			free((char *)tab->base[i].file);
+			free(tab->base[i].dname);
+		}
 	free(tab->base);
 	free(tab->strings_keep);
 	memset(tab, 0, sizeof *tab);

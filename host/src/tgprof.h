@@ -27,6 +27,8 @@ struct arc;
 struct sym {
 	uint64_t addr, end_addr;
 	const char *name;          /* NULL for a cycle header */
+	char *dname;               /* demangled name, once printed */
+	int dname_done;
 	const char *file;          /* source file from DWARF line info, or NULL */
 	int line;
 	unsigned is_static : 1, is_func : 1;
@@ -154,6 +156,7 @@ struct options {
 	int print_path;            /* -L */
 	int units;                 /* 0 seconds, 1 ms, 2 us (--time-unit) */
 	int no_index;
+	int no_demangle;
 	struct symspec *specs;
 	size_t nspecs;
 	const char *dot, *svg, *callgrind, *json;
@@ -196,6 +199,9 @@ void cg_print(struct analysis *a, FILE *out);
 void cg_print_index(struct analysis *a, FILE *out);
 void print_name(const struct analysis *a, const struct sym *s, FILE *out);
 int print_name_only(const struct analysis *a, const struct sym *s, FILE *out);
+
+/* demangle.c */
+char *demangle(const char *name);
 
 /* sum.c */
 int gmon_write_sum(const struct profile *p, const struct analysis *a, const char *path);

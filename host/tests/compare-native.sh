@@ -37,7 +37,9 @@ build() {
 	mkdir -p "$d"
 	local srcs=()
 	for s in "$@"; do srcs+=("$P/$s"); done
-	if ! gcc -pg $cflags "${srcs[@]}" -o "$d/prog" 2> "$d/cc.err"; then
+	local cc=gcc
+	case $1 in *.cc) cc=g++;; esac
+	if ! $cc -pg $cflags "${srcs[@]}" -o "$d/prog" 2> "$d/cc.err"; then
 		nok "$name: gcc -pg failed"; sed 's/^/# /' "$d/cc.err"; return 1
 	fi
 	(cd "$d" && ./prog > /dev/null && mv gmon.out gmon.1 && ./prog $size > /dev/null && mv gmon.out gmon.2 && cp gmon.1 gmon.out) ||
@@ -71,5 +73,12 @@ if build shapes "-O1 -g" 5000 shapes.c shapes2.c; then
 fi
 if build clones "-O2 -g" 100000 clones.c; then
 	run_set clones "-b -pchecksum" "-b -Qscale"
+fi
+if command -v g++ > /dev/null; then
+	if build cxx "-O0 -g" 5000 shapes.cc; then
+		run_set cxx "--no-demangle -b" "-b -p_ZN3geo5scaleEi" "-b -Qmain"
+	fi
+else
+	ok "C++ demangling # SKIP g++ is not installed"
 fi
 echo "1..$n"
