@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "profile_priv.h"
+#if PROFILE_TFTP
+#include <cyg/profile/tftp.h>
+#endif
 
 /* The one profiling state. Owned here: profile_on/profile_off/profile_reset change its
  * layout and arrays with interrupts masked; hist.c (timer ISR) and arcs.c (mcount, any
@@ -143,6 +146,11 @@ int profile_on(void *start, void *end, int bucket_size, int interval_us)
         return actual < 0 ? actual : -EIO;
     }
     s->prof_rate = (uint32_t)((1000000u + (unsigned)actual / 2) / (unsigned)actual);
+#if PROFILE_TFTP
+    /* Once only; if the network is not up yet it says so on the console (profiling is on
+     * regardless, and a later profile_on() or profile_tftp_start() tries again). */
+    (void)profile_tftp_start();
+#endif
     return 0;
 }
 

@@ -59,15 +59,16 @@
 /* The daemon's port: the package option, 69 by default. */
 #define TFTP_PORT               CYGNUM_PROFILE_TFTP_PORT
 /*
- * Retransmission: lwIP resends the last DATA block when nothing came from the client for
- * more than TFTP_TIMEOUT_MSECS (checked every TFTP_TIMER_MSECS), then once per tick, and
- * gives the transfer up after TFTP_MAX_RETRIES resends: a client that vanished holds the
- * (single) transfer slot for TIMEOUT + RETRIES * TIMER, 7.5 s here (lwIP's default, 15 s,
- * is long for a user waiting to retry). A client that aborts with an ERROR packet frees it
- * at once (target/src/tftp.c).
+ * Retransmission, lwIP's defaults: the last DATA block is resent when nothing came from the
+ * client for more than TFTP_TIMEOUT_MSECS (checked every TFTP_TIMER_MSECS), then once per
+ * tick, and the transfer is given up after TFTP_MAX_RETRIES resends: a client that vanished
+ * without a word holds the (single) transfer slot for about 15 s. A client that aborts with
+ * an ERROR packet frees it at once (target/src/tftp.c). Under QEMU -icount with sleep=off
+ * the guest's clock runs at its own pace (about 15x the host's with shift=5 on a fast
+ * host: the 15 s are 1 s of host time), so shorter values would fire on a busy host.
  */
-#define TFTP_TIMEOUT_MSECS      5000
-#define TFTP_TIMER_MSECS        500
+#define TFTP_TIMEOUT_MSECS      10000
+#define TFTP_TIMER_MSECS        1000
 #define TFTP_MAX_RETRIES        5
 /* "gmon.out" and a few path characters; longer names are refused before lwIP sees them. */
 #define TFTP_MAX_FILENAME_LEN   20

@@ -8,10 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* newlib's <sys/types.h> (through stdio.h) defines BYTE_ORDER, LITTLE_ENDIAN and BIG_ENDIAN
+ * with the values lwIP uses; other C libraries may not. */
+#ifndef BYTE_ORDER
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define BYTE_ORDER BIG_ENDIAN
 #else
 #define BYTE_ORDER LITTLE_ENDIAN
+#endif
 #endif
 
 /* Diagnostics (LWIP_DEBUGF) go to the console. */

@@ -1,0 +1,102 @@
+/*
+ * The board's network: the on-board LAN9118 as lwIP's default interface, bare metal
+ * (NO_SYS=1). init_all_network_interfaces() is the eCos moment after which profile_on()
+ * can start the TFTP daemon; network_poll() runs the network from the main loop.
+ *
+ * Address: static 10.0.2.15/24, gateway 10.0.2.2 (QEMU's user-mode network), or set at
+ * build time with -DBOARD_NET_IPADDR=... (a string), -DBOARD_NET_NETMASK, -DBOARD_NET_GW,
+ * or -DBOARD_NET_DHCP=1 to ask a DHCP server (QEMU's answers 10.0.2.15 too).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <cyg/hal/board.h>
+#include <network.h>
+#include "lwip/dhcp.h"
+#include "lwip/init.h"
+#include "lwip/ip4_addr.h"
+#include "lwip/netif.h"
+#include "lwip/timeouts.h"
+#include "lan9118.h"
+
+#ifndef BOARD_NET_IPADDR
+#define BOARD_NET_IPADDR "10.0.2.15"
+#endif
+#ifndef BOARD_NET_NETMASK
+#define BOARD_NET_NETMASK "255.255.255.0"
+#endif
+#ifndef BOARD_NET_GW
+#define BOARD_NET_GW "10.0.2.2"
+#endif
+#ifndef BOARD_NET_DHCP
+#define BOARD_NET_DHCP 0
+#endif
+#define BOARD_NET_DHCP_WAIT_MS 10000
+
+#define AN385_LAN9118_BASE 0x40200000u
+
+static struct lan9118 eth0_dev = { .base = AN385_LAN9118_BASE, .irq = BOARD_IRQ_ETHERNET };
+static struct netif eth0;
+static int net_state;   /* 0: not tried; 1: up; < 0: the error */
+
+/* lwIP's clock (NO_SYS): milliseconds from the board's monotonic clock. */
+u32_t sys_now(void)
+{
+    return board_clock_ms();
+}
+
+void network_poll(void)
+{
+    if (net_state == 0)
+        return;
+    lan9118_poll(&eth0);
+    sys_check_timeouts();
+}
+
+int init_all_network_interfaces(void)
+{
+    ip4_addr_t ip, mask, gw;
+
+    if (net_state != 0)
+        return net_state > 0 ? 0 : net_state;
+    lwip_init();
+    if (BOARD_NET_DHCP) {
+        ip4_addr_set_zero(&ip);
+        ip4_addr_set_zero(&mask);
+        ip4_addr_set_zero(&gw);
+    } else {
+        ip4addr_aton(BOARD_NET_IPADDR, &ip);
+        ip4addr_aton(BOARD_NET_NETMASK, &mask);
+        ip4addr_aton(BOARD_NET_GW, &gw);
+    }
+    if (!netif_add(&eth0, &ip, &mask, &gw, &eth0_dev, lan9118_netif_init, netif_input)) {
+        printf("net: no LAN9118 at 0x%08x\n", (unsigned)AN385_LAN9118_BASE);
+        return net_state = -ENODEV;
+    }
+    netif_set_default(&eth0);
+    netif_set_up(&eth0);
+    if (lan9118_link_up(&eth0))
+        netif_set_link_up(&eth0);
+    net_state = 1;
+
+    if (BOARD_NET_DHCP) {
+        dhcp_start(&eth0);
+        uint32_t start = board_clock_ms();
+        while (!dhcp_supplied_address(&eth0)) {
+            if (board_clock_ms() - start > BOARD_NET_DHCP_WAIT_MS) {
+                printf("net: en0: no DHCP lease after %u ms (still asking)\n",
+                       (unsigned)BOARD_NET_DHCP_WAIT_MS);
+                return -ETIMEDOUT;
+            }
+            network_poll();
+        }
+    }
+    char a[16], n[16], g[16];
+    const u8_t *m = eth0.hwaddr;
+    ip4addr_ntoa_r(netif_ip4_addr(&eth0), a, sizeof a);
+    ip4addr_ntoa_r(netif_ip4_netmask(&eth0), n, sizeof n);
+    ip4addr_ntoa_r(netif_ip4_gw(&eth0), g, sizeof g);
+    printf("net: en0 up: %s netmask %s gateway %s (%s), MAC %02x:%02x:%02x:%02x:%02x:%02x, "
+           "link %s\n", a, n, g, BOARD_NET_DHCP ? "DHCP" : "static", m[0], m[1], m[2], m[3],
+           m[4], m[5], netif_is_link_up(&eth0) ? "up" : "down");
+    return 0;
+}

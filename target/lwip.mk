@@ -1,0 +1,45 @@
+# lwIP and the TFTP daemon (CYGPKG_PROFILE_TFTP). File lists; the rules are in the Makefile.
+#
+# lwIP is Debian's lwip 2.1.3 source package, fetched by tools/setup into LWIP_DIR (never
+# copied into the repository); LWIP_DIR=/path/to/lwip builds against another tree.
+#
+# A configuration with lwIP (the CDL package CYGPKG_NET_LWIP, cdl/net_lwip.cdl; with it
+# CYGPKG_PROFILE_TFTP defaults to on) builds in a directory of its own, like every
+# non-default configuration (cdl/cdl.mk), so the default build's objects are never touched:
+#   make CYGPKG_NET_LWIP=1 [target]     or CONFIG=file with a line CYGPKG_NET_LWIP = 1
+# In it, the package library libprofile.a also carries lwIP (core, IPv4, UDP, Ethernet,
+# the TFTP server app), the lwIP port (target/lwip), the daemon (target/src/tftp.c) and
+# the board's network support (boards/<board>/net.mk): one library to link, the way eCos's
+# libtarget.a carries every package of a configuration.
+
+# Is lwIP in this build's configuration? (The one place that decides.)
+ifneq ($(origin CYGPKG_NET_LWIP),undefined)
+NET_LWIP := $(filter 1,$(CYGPKG_NET_LWIP))
+else ifneq ($(CONFIG),)
+NET_LWIP := $(shell sed -n 's/^[[:space:]]*CYGPKG_NET_LWIP[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' \
+              '$(CONFIG)' | tail -n 1 | grep -x 1)
+else
+NET_LWIP :=
+endif
+# make arguments that select the TFTP configuration, for targets of other builds that
+# need it (tests/qemu/tftp.mk).
+TFTP_CONFIG := CYGPKG_NET_LWIP=1
+
+LWIP_PORT_INC := target/lwip/include
+LWIP_SRCS := $(addprefix $(LWIP_DIR)/src/, \
+    core/init.c core/def.c core/inet_chksum.c core/ip.c core/mem.c core/memp.c \
+    core/netif.c core/pbuf.c core/stats.c core/sys.c core/timeouts.c core/udp.c \
+    core/ipv4/etharp.c core/ipv4/icmp.c core/ipv4/ip4.c core/ipv4/ip4_addr.c \
+    core/ipv4/ip4_frag.c core/ipv4/dhcp.c \
+    netif/ethernet.c \
+    apps/tftp/tftp_server.c)
+
+ifeq ($(NET_LWIP),1)
+ifeq ($(wildcard boards/$(BOARD)/net.mk),)
+$(error CYGPKG_NET_LWIP=1: board $(BOARD) has no network support (boards/$(BOARD)/net.mk))
+endif
+include boards/$(BOARD)/net.mk
+PROFILE_SRCS += target/src/tftp.c $(LWIP_SRCS) $(BOARD_NET_SRCS)
+PROFILE_INC  += $(LWIP_PORT_INC) $(LWIP_DIR)/src/include $(BOARD_NET_INC)
+# (tests/qemu/tftp.mk makes lwIP's sources wait for `make setup`, which fetches them.)
+endif

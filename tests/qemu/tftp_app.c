@@ -1,0 +1,84 @@
+/*
+ * TFTP end-to-end firmware (compiled with -pg): brings the network up, calls profile_on()
+ * (which starts the TFTP daemon), then loops doing known work while polling the network.
+ * The tests fetch gmon.out with real TFTP clients while it runs.
+ *
+ * Knobs gdb sets while QEMU waits at reset (or later):
+ *   boot_mode    0: network, then profile_on (the eCos order)
+ *                1: profile_on before the network (the daemon must say why it cannot
+ *                   start), then the network, then profile_on twice (one daemon only)
+ *   range_bytes  nonzero: profile [_stext, _stext + range_bytes) (the bench: 512 KiB, a
+ *                64 KiB histogram) instead of [_stext, _etext)
+ *   quiesce      1: stop calling the -pg work and stop the profile timer, so the data
+ *                stays still (quiet becomes 1) for byte-for-byte comparisons
+ * Read by the tests: iterations (= calls of work_a and of work_b), samples_total (the
+ * package's cumulative sample counter), on the console every second and via gdb.
+ */
+#include <pkgconf/system.h>
+#ifdef CYGPKG_PROFILE_GPROF
+# include <cyg/profile/profile.h>
+#endif
+#ifdef CYGPKG_PROFILE_TFTP
+# include <cyg/profile/tftp.h>
+#endif
+#include <network.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "tftp_app.h"
+
+#define KEEP __attribute__((noinline, noipa))
+
+volatile uint32_t boot_mode;
+volatile uint32_t range_bytes;
+volatile uint32_t quiesce;
+
+volatile uint32_t iterations;
+volatile uint32_t quiet;
+volatile uint32_t sink;
+
+KEEP void work_a(void)
+{
+    for (uint32_t i = 0; i < 200; i++)
+        sink += i;
+}
+
+KEEP void work_b(void)
+{
+    for (uint32_t i = 0; i < 600; i++)
+        sink ^= i;
+}
+
+int main(void)
+{
+    extern char _stext[], _etext[];
+    char *end = range_bytes ? _stext + range_bytes : _etext;
+    int rc;
+
+    printf("tftp-app: start, boot mode %u\n", (unsigned)boot_mode);
+    if (boot_mode == 1) {
+        rc = profile_on(_stext, end, 16, APP_INTERVAL_US);
+        printf("tftp-app: profile_on before the network: %d\n", rc);
+    }
+    rc = init_all_network_interfaces();
+    printf("tftp-app: init_all_network_interfaces: %d\n", rc);
+    rc = profile_on(_stext, end, 16, APP_INTERVAL_US);
+    printf("tftp-app: profile_on: %d\n", rc);
+    if (boot_mode == 1) {
+        rc = profile_on(_stext, end, 16, APP_INTERVAL_US);
+        printf("tftp-app: profile_on again: %d\n", rc);
+    }
+    printf("tftp-app: ready\n");
+
+    for (;;) {
+        if (!quiesce) {
+            work_a();
+            work_b();
+            iterations++;
+        } else if (!quiet) {
+            app_quiesce();
+            quiet = 1;
+        }
+        network_poll();
+        app_tick();
+    }
+}

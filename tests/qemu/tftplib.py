@@ -1,0 +1,201 @@
+"""TFTP end-to-end tests' shared parts (on top of harness.py): the TFTP firmware booted in
+QEMU with user-mode networking and a host UDP port forwarded to the daemon, its console,
+gdb knobs, the real clients (tftp-hpa, curl) and a raw-UDP TFTP client for the abuse tests.
+All traffic goes to 127.0.0.1."""
+import os
+import re
+import shutil
+import socket
+import struct
+import subprocess
+import time
+
+import harness as h
+
+TFTP_FW = os.environ.get("TFTP_FW") or os.path.join(h.BUILD, "tftp", "tftp.elf")
+GUEST_IP = "10.0.2.15"
+GUEST_PORT = 69
+
+RRQ, WRQ, DATA, ACK, ERROR = 1, 2, 3, 4, 5
+
+
+def free_udp_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Target:
+    """The TFTP firmware running in QEMU. knobs: firmware globals gdb sets at reset."""
+
+    def __init__(self, name, **knobs):
+        self.dir = os.path.join(h.BUILD, "test-out", "tftp", name)
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.makedirs(self.dir)
+        self.port = free_udp_port()
+        self.log = os.path.join(self.dir, "qemu.log")
+        nic = "user,model=lan9118,hostfwd=udp:127.0.0.1:%d-%s:%d" % (self.port, GUEST_IP, GUEST_PORT)
+        self.qemu = h.Qemu(TFTP_FW, self.log, extra=["-nic", nic])
+        self.t0 = time.time()
+        cmds = ["set var %s = %d" % kv for kv in knobs.items()] + ["detach"]
+        rc, out = h.gdb(TFTP_FW, self.qemu.port, cmds)
+        if rc != 0:
+            raise RuntimeError("gdb could not start the firmware:\n" + out)
+
+    def close(self):
+        self.qemu.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def console(self):
+        with open(self.log, errors="replace") as f:
+            return f.read()
+
+    def wait_console(self, pattern, timeout=30):
+        """Waits for a console line matching pattern; returns the match."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            m = re.search(pattern, self.console(), re.M)
+            if m:
+                return m
+            if self.qemu.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise RuntimeError("no console line matching %r; console:\n%s" % (pattern, self.console()[-3000:]))
+
+    def heartbeats(self):
+        """[(guest_ms, iterations, samples_total)] from the console."""
+        return [tuple(int(x) for x in m) for m in re.findall(
+            r"alive at (\d+) ms: iterations (\d+) samples_total (\d+)", self.console())]
+
+    def gdb(self, commands):
+        """Attach (QEMU stops the guest), run commands, detach (it runs on)."""
+        return h.gdb(TFTP_FW, self.qemu.port, list(commands) + ["detach"])
+
+    def quiesce(self):
+        """Stop the -pg work and the profile timer; returns (iterations, samples_total)."""
+        rc, out = self.gdb(["set var quiesce = 1"])
+        m = self.wait_console(r"tftp-app: quiet: iterations (\d+) samples_total (\d+)")
+        return int(m.group(1)), int(m.group(2))
+
+    def stats(self):
+        """The daemon's counters (struct profile_tftp_stats) as a dict, via gdb."""
+        rc, out = self.gdb(["print tftp_stats"])
+        m = re.search(r"\{(transfers = .*?)\}", out)
+        if not m:
+            raise RuntimeError("no tftp_stats in gdb output:\n" + out)
+        return {k: int(v) for k, v in re.findall(r"(\w+) = (\d+)", m.group(1))}
+
+
+def tftp_hpa(port, dest, mode="binary", timeout=60):
+    """tftp-hpa, interactively as a user would: binary, get. Returns (rc, output, seconds)."""
+    d = os.path.dirname(dest)
+    script = "verbose\n%s\nget gmon.out %s\nquit\n" % (mode, os.path.basename(dest))
+    t0 = time.time()
+    p = subprocess.run(["tftp", "127.0.0.1", str(port)], input=script, cwd=d, text=True,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+    return p.returncode, p.stdout, time.time() - t0
+
+
+def curl(port, dest, name="gmon.out", timeout=60):
+    t0 = time.time()
+    p = subprocess.run(["curl", "-sS", "-o", dest, "tftp://127.0.0.1:%d/%s" % (port, name)],
+                       text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
+    return p.returncode, p.stdout, time.time() - t0
+
+
+class Raw:
+    """A TFTP client made of raw UDP packets, for the abuse tests."""
+
+    def __init__(self, port):
+        self.server = ("127.0.0.1", port)
+        self.s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.s.bind(("127.0.0.1", 0))
+
+    def close(self):
+        self.s.close()
+
+    def send(self, data):
+        self.s.sendto(data, self.server)
+
+    def recv(self, timeout=1.0):
+        """Next packet from the server, or None after timeout seconds."""
+        self.s.settimeout(timeout)
+        try:
+            data, addr = self.s.recvfrom(65536)
+            return data
+        except socket.timeout:
+            return None
+
+    def drain(self, timeout=0.3):
+        """Every packet that arrives within timeout seconds of the last one."""
+        got = []
+        while True:
+            p = self.recv(timeout)
+            if p is None:
+                return got
+            got.append(p)
+
+    def rrq(self, name="gmon.out", mode="octet", op=RRQ, extra=b""):
+        self.send(struct.pack(">H", op) + name.encode() + b"\0" + mode.encode() + b"\0" + extra)
+
+    def ack(self, block):
+        self.send(struct.pack(">HH", ACK, block & 0xFFFF))
+
+    def error(self, code=0, msg="client gives up"):
+        self.send(struct.pack(">HH", ERROR, code) + msg.encode() + b"\0")
+
+    def get(self, timeout=5.0, dup_acks=False):
+        """A whole read of gmon.out in lock step. Returns (data, None) or (None, why)."""
+        self.rrq()
+        data, block = b"", 1
+        while True:
+            p = self.recv(timeout)
+            if p is None:
+                return None, "timeout waiting for block %d" % block
+            op = parse_op(p)
+            if op == ERROR:
+                return None, "error %r" % (parse_error(p),)
+            if op != DATA:
+                return None, "unexpected packet %r" % p[:20]
+            n = struct.unpack(">H", p[2:4])[0]
+            if n == (block - 1) & 0xFFFF:
+                continue                # a retransmission of the block acknowledged last
+            if n != block & 0xFFFF:
+                return None, "block %d, expected %d" % (n, block)
+            data += p[4:]
+            self.ack(n)
+            if dup_acks:
+                self.ack(n)
+            if len(p) - 4 < 512:
+                return data, None
+            block += 1
+
+
+def parse_op(p):
+    return struct.unpack(">H", p[:2])[0] if len(p) >= 2 else None
+
+
+def parse_error(p):
+    """(code, message) of an ERROR packet, else None."""
+    if parse_op(p) != ERROR or len(p) < 5:
+        return None
+    return struct.unpack(">H", p[2:4])[0], p[4:].split(b"\0")[0].decode(errors="replace")
+
+
+def gmon_summary(path):
+    """(samples, samples_out_of_range, sum of bins, number of arcs) of a gmon.out."""
+    hdr, hist, arcs = h.gmon_parse(path)
+    return hdr[2], hdr[3], sum(hist[4]), len(arcs)
+
+
+def call_counts(path):
+    """{(caller, callee): calls} as GNU gprof reads path; (None, stderr) if it cannot."""
+    rc, text, err = h.gprof(TFTP_FW, path, "-b", "-q")
+    if rc != 0:
+        return None, err
+    return h.call_graph(text), None
