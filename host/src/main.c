@@ -32,6 +32,8 @@ static void usage(FILE *f)
 "                              function before them)\n"
 "  -D, --ignore-non-functions  ignore symbols that are not functions\n"
 "  -i, --file-info             summary of each profile file\n"
+"  -C[SPEC], --exec-counts[=SPEC]  call counts per function (file:line order)\n"
+"  -Z[SPEC], --no-exec-counts[=SPEC]\n"
 "  -s, --sum                   write the sum of the profile files to gmon.sum\n"
 "  -T, --traditional           BSD-style output\n"
 "  -w N, --width=N             width of the index (default 80)\n"
@@ -72,6 +74,8 @@ static const struct option longopts[] = {
 	{"no-static", no_argument, 0, 'a'},
 	{"ignore-non-functions", no_argument, 0, 'D'},
 	{"file-info", no_argument, 0, 'i'},
+	{"exec-counts", optional_argument, 0, 'C'},
+	{"no-exec-counts", optional_argument, 0, 'Z'},
 	{"sum", no_argument, 0, 's'},
 	{"traditional", no_argument, 0, 'T'},
 	{"width", required_argument, 0, 'w'},
@@ -109,11 +113,31 @@ int main(int argc, char **argv)
 	o.width = 80;
 	o.dot_threshold = 0.5;
 
-	while ((c = getopt_long(argc, argv, "abDe:E:f:F:hik:Ln:N:O:p::P::q::Q::sTvw:z", longopts,
+	while ((c = getopt_long(argc, argv, "abC::De:E:f:F:hik:Ln:N:O:p::P::q::Q::sTvw:zZ::AJlrRcxyIt:m:S:d::", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a': eo.ignore_static = 1; break;
 		case 'b': o.brief = 1; break;
+		case 'C':
+			if (optarg)
+				symspec_add(&o, optarg, INCL_EXEC);
+			o.style |= STYLE_EXEC;
+			o.user_specified |= STYLE_EXEC;
+			break;
+		case 'Z':
+			if (optarg) {
+				symspec_add(&o, optarg, EXCL_EXEC);
+				o.style |= STYLE_EXEC;
+			} else {
+				o.style &= ~STYLE_EXEC;
+			}
+			o.user_specified |= STYLE_EXEC;
+			break;
+		case 'A': case 'J': case 'l': case 'r': case 'R': case 'c': case 'x': case 'y':
+		case 'I': case 't': case 'm': case 'S': case 'd':
+			error("gprof's -%c (annotated source, line-by-line, ordering, static call "
+			      "graph, external symbol table, debug) is not supported by tgprof", c);
+			return 1;
 		case 'D': eo.ignore_non_functions = 1; break;
 		case 'e': symspec_add(&o, optarg, EXCL_GRAPH); break;
 		case 'E': symspec_add(&o, optarg, EXCL_GRAPH); symspec_add(&o, optarg, EXCL_TIME); break;
@@ -226,8 +250,18 @@ int main(int argc, char **argv)
 				style |= STYLE_FLAT;
 			if (prof.input_cg)
 				style |= STYLE_GRAPH;
+		} else {
+			style = STYLE_EXEC;
 		}
 		style &= ~o.user_specified;
+	}
+	if ((style & STYLE_FLAT) && !prof.input_hist) {
+		error("gmon.out file is missing histogram");
+		goto out;
+	}
+	if ((style & STYLE_GRAPH) && !prof.input_cg) {
+		error("gmon.out file is missing call-graph data");
+		goto out;
 	}
 	a.tab = &tab;
 	a.prof = &prof;
@@ -268,6 +302,12 @@ int main(int argc, char **argv)
 	}
 	if (want_graph && o.bsd)
 		cg_print_index(&a, stdout);
+	if (style & STYLE_EXEC) {
+		if (!first_output)
+			fputs("\f\n", stdout);
+		first_output = 0;
+		exec_counts_print(&a, stdout);
+	}
 	rc = 0;
 	if (o.dot && dot_write(&a, o.dot, o.dot_threshold))
 		rc = 1;

@@ -64,7 +64,7 @@ struct arc {
 
 /* Symspec table ids (bits of struct sym.sel). */
 enum { INCL_GRAPH, EXCL_GRAPH, INCL_ARCS, EXCL_ARCS, INCL_FLAT, EXCL_FLAT,
-       INCL_TIME, EXCL_TIME, NUM_TABLES };
+       INCL_TIME, EXCL_TIME, INCL_EXEC, EXCL_EXEC, NUM_TABLES };
 
 struct symtab {
 	struct sym *base;
@@ -165,7 +165,7 @@ struct options {
 	unsigned table_len[NUM_TABLES];
 };
 
-enum { STYLE_FLAT = 1, STYLE_GRAPH = 2, STYLE_INFO = 4, STYLE_SUM = 8 };
+enum { STYLE_FLAT = 1, STYLE_GRAPH = 2, STYLE_INFO = 4, STYLE_SUM = 8, STYLE_EXEC = 16 };
 
 /* symspec.c */
 int symspec_add(struct options *o, const char *spec, int table);
@@ -197,6 +197,7 @@ int cg_build(struct analysis *a);
 void cg_assemble(struct analysis *a);
 void cg_print(struct analysis *a, FILE *out);
 void cg_print_index(struct analysis *a, FILE *out);
+void exec_counts_print(struct analysis *a, FILE *out);
 void print_name(const struct analysis *a, const struct sym *s, FILE *out);
 int print_name_only(const struct analysis *a, const struct sym *s, FILE *out);
 

@@ -68,6 +68,16 @@ for elf in x86.elf arm.elf armbe.elf; do
 	fi
 done
 
+# Profiles without a histogram, without arcs, without both (gprof's errors and its
+# execution-count output), and -C/-Z.
+"$G" gmon x86.elf nh.out -s 51 -H && "$G" gmon x86.elf na.out -s 52 -a 0 && "$G" gmon x86.elf nn.out -s 53 -a 0 -H
+for f in nh.out na.out nn.out; do
+	for o in "" "-p" "-q" "-b -z" "-p -q" "-C" "-b -Cf00010" "-b -Z"; do
+		# shellcheck disable=SC2086
+		same "$f [$o]" gprof $o x86.elf $f
+	done
+done
+
 # Sums past 16 bits: gprof's gmon.sum truncates bins, ours adds records instead.
 "$G" gmon x86.elf b1 -s 31 -n 400000 -k 256 && cp b1 b2 && cp b1 b3
 rm -f gmon.sum && "$T" -s x86.elf b1 b2 b3 > /dev/null 2> our.err

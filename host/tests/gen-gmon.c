@@ -5,6 +5,7 @@
  *       -s SEED  -a ARCS  -n SAMPLES  -k BYTES_PER_BIN  -r RATE  -f gnu|bsd44|oldbsd
  *       -l TOTAL,OUTSIDE,DROPPED (loss counters in the header spare bytes)
  *       -2 (two disjoint histogram records)  -S (saturate one bin)  -c (a chain, no cycles)
+ *       -H (no histogram record)
  * Deterministic for a given seed; fields are written with the ELF's width and order. */
 #include <fcntl.h>
 #include <gelf.h>
@@ -91,9 +92,9 @@ static int gen_gmon(int argc, char **argv)
 	long arcs = 1000, samples = 10000;
 	const char *fmt = "gnu";
 	unsigned loss[3] = {0, 0, 0};
-	int two = 0, sat = 0, chain = 0, c;
+	int two = 0, sat = 0, chain = 0, nohist = 0, c;
 	optind = 2;
-	while ((c = getopt(argc, argv, "s:a:n:k:r:f:l:2Sc")) != -1) {
+	while ((c = getopt(argc, argv, "s:a:n:k:r:f:l:2ScH")) != -1) {
 		switch (c) {
 		case 's': seed = (unsigned)atoi(optarg); break;
 		case 'a': arcs = atol(optarg); break;
@@ -105,6 +106,7 @@ static int gen_gmon(int argc, char **argv)
 		case '2': two = 1; break;
 		case 'S': sat = 1; break;
 		case 'c': chain = 1; break;
+		case 'H': nohist = 1; break;
 		default: return 2;
 		}
 	}
@@ -171,7 +173,7 @@ static int gen_gmon(int argc, char **argv)
 		put(loss[1], 4);
 		put(loss[2], 4);
 		uint32_t half = two ? nbins / 2 : nbins;
-		for (int h = 0; h < (two ? 2 : 1); h++) {
+		for (int h = 0; h < (nohist ? 0 : two ? 2 : 1); h++) {
 			uint32_t first = h ? half : 0, count = h ? nbins - half : half;
 			put(0, 1);
 			vma(lo + (uint64_t)first * per_bin);
