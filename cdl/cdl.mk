@@ -1,0 +1,61 @@
+# The CDL configuration of a build: which option values it uses, and where it builds.
+# Included by the Makefile before TB is defined. See doc/configuration.md.
+#
+#   make [CONFIG=FILE] [CYG...=VALUE ...] [target]
+#
+#   CONFIG=FILE        user values from FILE: "NAME = VALUE" lines and # comments, or an eCos
+#                      save file (ecos.ecc) with user_value properties
+#   CYG...=VALUE       user values on make's command line (they win over CONFIG); e.g.
+#                      CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=10, CYGPKG_PROFILE_CALLGRAPH=0,
+#                      CYGPKG_NET_LWIP=1 (adds the lwIP package to the configuration)
+#   make config        lists every option: value, default, legal values, description
+#
+# The default configuration (no CONFIG, no CYG... variable) builds in $(BUILD)/$(BOARD);
+# any other in $(BUILD)/$(BOARD)-cfg-<checksum of the user values>, so two configurations
+# never share an object file, and switching between them rebuilds nothing.
+
+CONFIG ?=
+CDL_CONFIGURE := cdl/configure
+
+ifneq ($(CONFIG),)
+ifeq ($(wildcard $(CONFIG)),)
+$(error CONFIG=$(CONFIG): no such file)
+endif
+endif
+
+# CYG* variables from make's command line (also when make passes them on to a sub-make),
+# as shell words 'NAME=VALUE'.
+CDL_USER_NAMES := $(sort $(foreach v,$(filter CYG%,$(.VARIABLES)),$(if $(filter command line,$(origin $v)),$v)))
+cdl_quote = '$(subst ','\'',$(1))'
+CDL_USER_VALUES := $(foreach v,$(CDL_USER_NAMES),$(call cdl_quote,$v=$($v)))
+
+# The build directory's suffix: a checksum of the CONFIG file's contents and the values.
+CDL_ID := $(if $(strip $(CONFIG)$(CDL_USER_NAMES)),$(shell { $(if $(CONFIG),cat $(call cdl_quote,$(CONFIG));) \
+            printf '%s\n' $(CDL_USER_VALUES); } | cksum | cut -d' ' -f1))
+CDL_SUFFIX := $(if $(CDL_ID),-cfg-$(CDL_ID))
+
+# The packages every configuration of this board has: the profiling package, the
+# architecture HAL, the board. (ARCH comes from board.mk, included later; hence "=".)
+CDL_FILES = cdl/profile_gprof.cdl $(wildcard hal/$(ARCH)/*.cdl) $(wildcard boards/$(BOARD)/*.cdl)
+
+# Arguments of cdl/configure for this build's configuration. Other fragments may append
+# user values of their own (e.g. PKGCONF_CMD += CYGPKG_NET_LWIP=1).
+CDL_ARGS = $(if $(CONFIG),-c $(call cdl_quote,$(CONFIG))) $(CDL_FILES) $(CDL_USER_VALUES)
+
+# What a configuration depends on, besides the values: the configurator, every CDL script
+# it may read, the CONFIG file.
+CDL_DEPS = $(CDL_CONFIGURE) $(CDL_FILES) $(wildcard cdl/*.cdl) $(CONFIG)
+
+# The unit tests' configuration (host, fake HAL; always the defaults): header rule recipe.
+CDL_UNIT_FILES := cdl/profile_gprof.cdl cdl/tests/hal_host.cdl
+CDL_UNIT_DEPS  := $(CDL_CONFIGURE) $(CDL_UNIT_FILES)
+CDL_UNIT_CMD    = $(CDL_CONFIGURE) -q --prefix $(UNIT_DIR) $(CDL_UNIT_FILES) && touch $@
+
+.PHONY: config config-dir
+config-dir:
+	@echo $(TB)
+config: | $(SETUP_STAMP)
+	@echo "# Configuration of $(BOARD) in $(TB)$(if $(CONFIG),; CONFIG=$(CONFIG))"
+	@echo "# (values: current value [default; legal values]; INACTIVE options do not take effect)"
+	@echo
+	@$(PKGCONF_CMD) --list   # (--list writes no header)

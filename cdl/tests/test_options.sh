@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Every option of CYGPKG_PROFILE_GPROF has its effect on the firmware. The probe firmware
+# (cdl/tests/probe.c, and probe_pg.c compiled with -pg) is built in several configurations
+# (make CYG...=VALUE: each in its own build directory) and run in QEMU; it prints what
+# profile_on() allocated and the gmon.out image.
+#
+#   CYGPKG_PROFILE_CALLGRAPH=0          no mcount support in the library; -pg code does not
+#                                       link; no arcs in gmon.out; gprof --no-graph reads it
+#   CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT  the hash table has ceil(range / 2^shift) 16-bit heads
+#   CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE
+#                                       pct * (range / 100) / 12 + 50 arc records (at most
+#                                       65535) of 12 bytes, plus the unused record 0
+# and the histogram is ceil(range / 16) 16-bit bins (bucket size 16).
+#
+# TFTP (issue 3) hook: CYGPKG_PROFILE_TFTP and CYGNUM_PROFILE_TFTP_PORT are checked by the
+# configurator tests (test_configure.sh). Their effect on the firmware belongs here once the
+# TFTP build is driven by the configuration (CYGPKG_NET_LWIP=1 adds lwIP, and with it tftp):
+#   - tftp off (CYGPKG_NET_LWIP=1 CYGPKG_PROFILE_TFTP=0, or no lwIP): no lwIP symbol (e.g.
+#     udp_new, tftp_init) in the ELF, a smaller image than with tftp on;
+#   - CYGNUM_PROFILE_TFTP_PORT=N: a tftp client fetches gmon.out from port N (QEMU
+#     hostfwd to N), and port 69 no longer answers.
+# Add them in the "tftp" section at the end, in the style of the others.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Our own make runs: not the values of a `make test CYG...=...` that runs this script.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+NM=arm-none-eabi-nm
+GPROF=arm-none-eabi-gprof
+BOARD=${BOARD:-mps2-an385}
+RUN=boards/$BOARD/run-qemu
+n=0 fail=0
+ok()  { n=$((n+1)); echo "ok $n - $1"; }
+nok() { n=$((n+1)); echo "not ok $n - $1"; fail=1; }
+check() { local d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; sed 's/^/#   /' "$tmp/out" 2>/dev/null | tail -20; fi; }
+
+mk() { make --no-print-directory -s -j"$(nproc)" BOARD="$BOARD" "$@" > "$tmp/out" 2>&1; }
+tb_of() { make --no-print-directory -s BOARD="$BOARD" "$@" config-dir; }
+
+# run_probe TAG ELF: boots the probe; its report in $tmp/TAG.txt, gmon.out in $tmp/TAG.gmon
+run_probe() {
+  "$RUN" --timeout 60 "$2" > "$tmp/$1.txt" 2>&1 || { cp "$tmp/$1.txt" "$tmp/out"; return 1; }
+  sed -n 's/^gmon //p' "$tmp/$1.txt" | tr -d '\n\r' | xxd -r -p > "$tmp/$1.gmon"
+  grep -q '^end' "$tmp/$1.txt"
+}
+field() { sed -n "s/^$2 //p" "$tmp/$1.txt" | tr -d '\r'; }
+
+# Arc records in a gmon.out (32-bit little-endian target): tag 0 histogram, tag 1 arcs.
+arcs_in() {
+  python3 - "$1" <<'EOF'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+assert d[:4] == b"gmon", "not a gmon.out"
+p, arcs = 20, 0
+while p < len(d):
+    tag = d[p]; p += 1
+    if tag == 0:
+        low, high, nbins = struct.unpack_from("<III", d, p); p += 32 + 2 * nbins
+    elif tag == 1:
+        arcs += 1; p += 12
+    else:
+        sys.exit("bad tag %d at %d" % (tag, p - 1))
+print(arcs)
+EOF
+}
+
+# expect TAG CALLGRAPH SHIFT PCT: the bytes profile_on allocated, by the formulas.
+expect_bytes() {
+  local range=$(field "$1" range) cg=$2 shift=$3 pct=$4
+  local nbins=$(( (range + 15) / 16 )) nslots=0 cap=0 recs=0
+  if [ "$cg" = 1 ]; then
+    nslots=$(( (range + (1 << shift) - 1) >> shift ))
+    cap=$(( pct * (range / 100) / 12 + 50 )); [ $cap -gt 65535 ] && cap=65535
+    recs=$(( (cap + 1) * 12 ))
+  fi
+  echo "$(( recs + nslots * 2 + nbins * 2 )) $cap"
+}
+
+# probe_config TAG CALLGRAPH SHIFT PCT MAKE-ARGS...: build and run the probe, check sizes.
+probe_config() {
+  local tag=$1 cg=$2 shift=$3 pct=$4; shift 4
+  local tb; tb=$(tb_of "$@")
+  if ! mk "$@" "$tb/fw/cdlprobe.elf"; then nok "$tag: the probe builds"; sed 's/^/#   /' "$tmp/out" | tail; return; fi
+  if ! run_probe "$tag" "$tb/fw/cdlprobe.elf"; then nok "$tag: the probe runs"; sed 's/^/#   /' "$tmp/out" | tail; return; fi
+  read -r want_bytes want_cap <<< "$(expect_bytes "$tag" "$cg" "$shift" "$pct")"
+  local got_bytes=$(field "$tag" bytes_allocated) got_cap=$(field "$tag" arcs_capacity)
+  cp "$tmp/$tag.txt" "$tmp/out"
+  check "$tag: profile_on allocates $want_bytes bytes (range $(field "$tag" range): bins, $( [ "$cg" = 1 ] && echo "2^$shift-byte hash slots, $want_cap arc records of 12 bytes" || echo "no call graph"))" \
+    [ "$got_bytes" = "$want_bytes" ]
+  check "$tag: $want_cap arc records" [ "$got_cap" = "$want_cap" ]
+  eval "tb_$tag=\$tb"
+}
+
+# ---- the default configuration, and the call graph on -----------------------------------------
+tb_default=$(tb_of)
+probe_config default 1 8 5
+mk "$tb_default/fw/cdlprobe-pg.elf"
+check "call graph on: -pg code links (mcount is there)" [ -f "$tb_default/fw/cdlprobe-pg.elf" ]
+if run_probe default-pg "$tb_default/fw/cdlprobe-pg.elf"; then
+  check "call graph on: the -pg probe records its 4 arcs, and gmon.out holds them" \
+    eval '[ "$(field default-pg arcs)" = 4 ] && [ "$(arcs_in $tmp/default-pg.gmon)" = 4 ]'
+  $GPROF -b -q "$tb_default/fw/cdlprobe-pg.elf" "$tmp/default-pg.gmon" > "$tmp/out" 2>&1
+  check "call graph on: gprof's call graph counts probe_leaf 200 times, probe_mid 100" \
+    eval 'grep -qE "^\[[0-9]+\].* 200 +probe_leaf" $tmp/out && grep -qE "^\[[0-9]+\].* 100 +probe_mid" $tmp/out'
+else
+  nok "call graph on: the -pg probe runs"
+fi
+$NM "$tb_default/lib/libprofile.a" > "$tmp/nm-default" 2>&1
+check "call graph on: the library defines __profile_mcount" grep -qE ' T __profile_mcount$' "$tmp/nm-default"
+
+# ---- CYGPKG_PROFILE_CALLGRAPH=0 ------------------------------------------------------------
+probe_config nocg 0 8 5 CYGPKG_PROFILE_CALLGRAPH=0
+tb=${tb_nocg:-}
+if [ -n "$tb" ]; then
+  $NM "$tb/lib/libprofile.a" > "$tmp/nm-nocg" 2>&1
+  cp "$tmp/nm-nocg" "$tmp/out"
+  check "call graph off: the library does not define __profile_mcount (the core has no mcount support)" \
+    eval '! grep -qE " [TtWw] __profile_mcount$" $tmp/nm-nocg && grep -qE " T profile_on$" $tmp/nm-nocg'
+  $NM "$tb/fw/cdlprobe.elf" > "$tmp/out" 2>&1
+  check "call graph off: no mcount code linked into firmware built without -pg" \
+    eval '! grep -qE "__profile_mcount|__gnu_mcount_nc|profile_arc_add" $tmp/out'
+  mk CYGPKG_PROFILE_CALLGRAPH=0 "$tb/fw/cdlprobe-pg.elf"
+  check "call graph off: -pg code does not link (no mcount support), naming __profile_mcount" \
+    eval '[ ! -f $tb/fw/cdlprobe-pg.elf ] && grep -q "undefined reference to .__profile_mcount" $tmp/out'
+  check "call graph off: gmon.out has no arcs" [ "$(arcs_in "$tmp/nocg.gmon")" = 0 ]
+  $GPROF -b --no-graph "$tb/fw/cdlprobe.elf" "$tmp/nocg.gmon" > "$tmp/out" 2>&1
+  check "call graph off: gprof --no-graph reads it, the busy loop on top of the flat profile" \
+    eval 'grep -A3 "^ time" $tmp/out | grep -q probe_work'
+fi
+
+# ---- CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT and CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE --------------
+probe_config shift4 1 4 5 CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=4
+probe_config shift16 1 16 5 CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=16
+probe_config pct1 1 8 1 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=1
+probe_config pct100 1 8 100 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=100
+printf 'CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT = 12\nCYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE = 30\n' > "$tmp/probe.cfg"
+probe_config cfgfile 1 12 30 CONFIG="$tmp/probe.cfg"
+check "the configurations built apart: six build directories besides the default" \
+  eval '[ "$(printf "%s\n" "${tb_nocg:-}" "${tb_shift4:-}" "${tb_shift16:-}" "${tb_pct1:-}" "${tb_pct100:-}" "${tb_cfgfile:-}" "$tb_default" | sort -u | grep -c .)" = 7 ]'
+
+# ---- tftp (issue 3): see the header comment ----------------------------------------------------
+
+echo "1..$n"
+exit $fail
