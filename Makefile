@@ -18,7 +18,10 @@ PREFIX ?= $(CURDIR)/install
 # Debian's lwip source package, fetched by tools/setup; point at your own tree to use it.
 LWIP_DIR ?= $(BUILD)/lwip
 
-TB := $(BUILD)/$(BOARD)
+# The configuration (cdl/cdl.mk): CDL user values from CONFIG=file and CYG...=value. The
+# default configuration builds in $(BUILD)/$(BOARD), any other in a directory of its own.
+include cdl/cdl.mk
+TB := $(BUILD)/$(BOARD)$(CDL_SUFFIX)
 
 # ---- fragments -------------------------------------------------------------------------
 # boards/<board>/board.mk: ARCH, CROSS_COMPILE, BOARD_CPUFLAGS, BOARD_SRCS, BOARD_INC,
@@ -87,8 +90,21 @@ $(PROFILE_LIB): $(PKG_OBJS) tools/check-no-pg
 -include $(PKG_OBJS:.o=.d)
 
 # ---- configuration (pkgconf headers) ----------------------------------------------------
-$(PKGCONF_H) &: $(PKGCONF_DEPS) | $(SETUP_STAMP)
+# PKGCONF_CMD (cdl/configure) checks the configuration and writes $(TB)/include/pkgconf/*.h,
+# each header only when its contents change, so that only what depends on a changed header
+# is rebuilt. It runs again when a CDL script changes or when its command line (the user
+# values) changes: $(TB)/cdl/args records the command line. See doc/configuration.md.
+$(TB)/cdl/args: cdl-force
+	@mkdir -p $(@D)
+	@printf '%s\n' $(call cdl_quote,$(PKGCONF_CMD)) > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+$(TB)/cdl/stamp: $(TB)/cdl/args $(PKGCONF_DEPS) | $(SETUP_STAMP)
 	$(PKGCONF_CMD)
+	@touch $@
+$(PKGCONF_H) &: $(TB)/cdl/stamp
+	@for h in $(PKGCONF_H); do [ -f $$h ] || { $(PKGCONF_CMD); break; }; done
+.PHONY: cdl-force
+cdl-force:
 
 # ---- applications -----------------------------------------------------------------------
 # Flags an application uses, in the tree and (via profile.mk) from an install tree.
@@ -139,6 +155,7 @@ install-target: $(PROFILE_LIB) $(PKGCONF_H)
 TESTS :=
 BENCHES :=
 include tests/tests.mk
+include cdl/tests/tests.mk
 -include host/host.mk
 -include demo/demo.mk
 

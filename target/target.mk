@@ -2,6 +2,6 @@
 PROFILE_INC  := target/include
 PROFILE_SRCS := target/src/profile.c target/src/hist.c target/src/arcs.c target/src/gmon.c target/src/snapshot.c
 
-# Configuration headers (pkgconf/); replaced by the CDL configurator.
-PKGCONF_DEPS := tools/mkpkgconf
-PKGCONF_CMD   = tools/mkpkgconf $(TB)/include
+# Configuration headers (pkgconf/): the CDL configurator (cdl/cdl.mk, doc/configuration.md).
+PKGCONF_DEPS = $(CDL_DEPS)
+PKGCONF_CMD  = $(CDL_CONFIGURE) --prefix $(TB) $(CDL_ARGS)

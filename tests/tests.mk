@@ -6,8 +6,8 @@ UNIT_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -fsanitize=address,undefined -fno
                -I$(UNIT_DIR)/include -Itarget/include -Ihal/host/include -DPROFILE_SNAPSHOT=1
 UNIT_CORE   := $(PROFILE_SRCS) tests/unit/fake_hal.c
 
-$(UNIT_DIR)/include/pkgconf/profile_gprof.h: tools/mkpkgconf | $(SETUP_STAMP)
-	tools/mkpkgconf $(UNIT_DIR)/include
+$(UNIT_DIR)/include/pkgconf/profile_gprof.h: $(CDL_UNIT_DEPS) | $(SETUP_STAMP)
+	$(CDL_UNIT_CMD)
 
 $(UNIT_DIR)/test_core: tests/unit/test_core.c $(UNIT_CORE) $(wildcard target/src/*.h target/include/cyg/profile/*.h) \
                        tests/unit/fake_hal.h $(UNIT_DIR)/include/pkgconf/profile_gprof.h
