@@ -43,7 +43,6 @@
 #include "lwip/ip_addr.h"
 #include "lwip/netif.h"
 #include "lwip/pbuf.h"
-#include "lwip/timeouts.h"
 #include "lwip/udp.h"
 
 #define OP_RRQ   1
@@ -67,7 +66,6 @@ static struct {
 
     /* The transfer in progress (lwIP serves one at a time). */
     int open;
-    int aborting;               /* the client sent an ERROR; abort_transfer() is due */
     struct profile_gmon_reader reader;
     size_t size;                /* bytes of the snapshot's image */
     size_t offset;              /* bytes handed to lwIP so far */
@@ -207,20 +205,21 @@ static const char *check_request(struct pbuf *p, u16_t op, u16_t *code)
 
 static err_t start_server(void);
 
-/* Runs from lwIP's timer list, outside the PCB's receive callback: an ERROR from the client
- * ends the transfer. lwIP 2.1.3 has no call to end one, so the server is restarted: that
- * closes the transfer (tftp_close: not delivered, merged back) and frees the slot. */
-static void abort_transfer(void *arg)
+/*
+ * An ERROR from the client ends the transfer. lwIP 2.1.3 has no call to end one, so the
+ * server is restarted: tftp_cleanup() closes the transfer (tftp_close: not delivered, the
+ * data is merged back) and removes the PCB, tftp_init() binds a new one. This runs inside
+ * the old PCB's receive callback, which lwIP 2.1.3's udp_input() allows: it does not touch
+ * the PCB after the callback returns. Doing it here, not later, keeps the order of the
+ * packets: a request queued right behind the ERROR finds the slot free.
+ */
+static void abort_transfer(void)
 {
-    (void)arg;
-    tftpd.aborting = 0;
-    if (!tftpd.open)
-        return;                 /* it ended meanwhile */
     tftp_cleanup();
     tftpd.pcb = NULL;
     if (start_server() != ERR_OK) {
         tftpd.started = 0;
-        printf("profile: tftp: daemon stopped: could not rebind UDP port %d\n", TFTP_PORT);
+        printf("profile: tftp: daemon stopped: could not bind UDP port %d again\n", TFTP_PORT);
     }
 }
 
@@ -274,7 +273,7 @@ static void filter(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr
     case OP_ACK:
         if (from_peer) {
             u16_t block = (u16_t)(h[2] << 8 | h[3]);
-            if (block != tftpd.block || tftpd.aborting) {
+            if (block != tftpd.block) {
                 tftpd.stats.ignored++;      /* duplicate or stale */
                 pbuf_free(p);
                 return;
@@ -285,13 +284,11 @@ static void filter(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr
         break;
     case OP_ERROR:
         /* Never answered (RFC 1350). From the client: it gives the transfer up. */
-        if (from_peer && !tftpd.aborting) {
-            tftpd.aborting = 1;
-            sys_timeout(0, abort_transfer, NULL);
-        } else {
-            tftpd.stats.ignored++;
-        }
         pbuf_free(p);
+        if (from_peer)
+            abort_transfer();
+        else
+            tftpd.stats.ignored++;
         return;
     default:
         break;                              /* lwIP answers DATA and unknown opcodes */

@@ -37,7 +37,10 @@ class Target:
         nic = "user,model=lan9118,hostfwd=udp:127.0.0.1:%d-%s:%d" % (self.port, GUEST_IP, GUEST_PORT)
         self.qemu = h.Qemu(TFTP_FW, self.log, extra=["-nic", nic])
         self.t0 = time.time()
-        cmds = ["set var %s = %d" % kv for kv in knobs.items()] + ["detach"]
+        # The knobs are set once main() is reached (the startup code clears .bss and copies
+        # .data before that).
+        cmds = (["break main", "continue", "delete"] +
+                ["set var %s = %d" % kv for kv in knobs.items()] + ["detach"])
         rc, out = h.gdb(TFTP_FW, self.qemu.port, cmds)
         if rc != 0:
             raise RuntimeError("gdb could not start the firmware:\n" + out)
@@ -149,9 +152,13 @@ class Raw:
     def error(self, code=0, msg="client gives up"):
         self.send(struct.pack(">HH", ERROR, code) + msg.encode() + b"\0")
 
-    def get(self, timeout=5.0, dup_acks=False):
-        """A whole read of gmon.out in lock step. Returns (data, None) or (None, why)."""
+    def get(self, timeout=5.0, dup_acks=False, dup_rrq=False, after_first=None):
+        """A whole read of gmon.out in lock step. Returns (data, None) or (None, why).
+        dup_acks: acknowledge every block twice; dup_rrq: send the request twice;
+        after_first: called when block 1 has arrived, before it is acknowledged."""
         self.rrq()
+        if dup_rrq:
+            self.rrq()
         data, block = b"", 1
         while True:
             p = self.recv(timeout)
@@ -168,6 +175,8 @@ class Raw:
             if n != block & 0xFFFF:
                 return None, "block %d, expected %d" % (n, block)
             data += p[4:]
+            if block == 1 and after_first:
+                after_first()
             self.ack(n)
             if dup_acks:
                 self.ack(n)
