@@ -31,6 +31,8 @@ include boards/$(BOARD)/board.mk
 include hal/$(ARCH)/hal.mk
 # target/target.mk: PROFILE_SRCS, PROFILE_INC
 include target/target.mk
+# target/lwip.mk: lwIP and the TFTP daemon in configurations with CYGPKG_NET_LWIP
+include target/lwip.mk
 # gdb/gdb.mk: GDB_SCRIPT
 include gdb/gdb.mk
 

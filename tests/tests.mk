@@ -33,3 +33,6 @@ TEST_DEPS += $(PROFILE_LIB)
 
 # ---- the package never gets -pg ----
 TESTS += tests/build/test_no_pg.sh
+
+# ---- TFTP extraction over lwIP (firmware in the TFTP configuration, tests, bench, demo-tftp) ----
+include tests/qemu/tftp.mk
