@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# tgprof against arm-none-eabi-gprof on the firmware profiles the rest of the project
+# produces (QEMU tests, make demo, make bench: 32-bit little-endian gmon.out files with
+# the target's loss counters).  Runs on whatever pairs exist; run after the QEMU tests
+# (make test runs them first) or make demo.
+set -u
+B=${BUILD:-build}
+T=$PWD/$B/host/tgprof-san
+[ -x "$T" ] || { echo "not ok 1 - $T missing"; exit 1; }
+W=$PWD/$B/host/tests/firmware
+rm -rf "$W" && mkdir -p "$W"
+export ASAN_OPTIONS=detect_leaks=1
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); echo "not ok $n - $*"; }
+
+pairs=()
+add() { # ELF GMON...
+	local elf=$1; shift
+	[ -f "$elf" ] || return
+	local gm=()
+	for g in "$@"; do [ -f "$g" ] && gm+=("$g"); done
+	[ ${#gm[@]} -gt 0 ] && pairs+=("$elf ${gm[*]}")
+}
+fw=$B/mps2-an385/fw
+add $fw/demo.elf $B/demo/gmon.out
+add $fw/bench.elf $B/bench/gmon.out
+for g in $B/test-out/calls/*/*/gmon.out; do add $fw/calls.elf "$g"; done
+add $B/tftp/tftp.elf $B/test-out/tftp/gets/get1.gmon
+add $B/tftp/tftp.elf $B/test-out/tftp/gets/get1.gmon $B/test-out/tftp/gets/get2.gmon
+
+if [ ${#pairs[@]} -eq 0 ]; then
+	echo "ok 1 - firmware profiles # SKIP none yet (make demo, or the QEMU tests, make them)"
+	echo "1..1"
+	exit 0
+fi
+cd "$W" || exit 1
+for p in "${pairs[@]}"; do
+	# shellcheck disable=SC2086
+	set -- $p
+	for o in "" "-b" "-b -z" "-T" "-i" "-b -a" "-b -pmain" "-b -Qmain"; do
+		# shellcheck disable=SC2086
+		(cd "$OLDPWD" && arm-none-eabi-gprof $o "$@" > "$W/ref.out" 2> /dev/null; echo $? > "$W/ref.rc")
+		# shellcheck disable=SC2086
+		(cd "$OLDPWD" && "$T" $o "$@" > "$W/our.out" 2> "$W/our.err"; echo $? > "$W/our.rc")
+		if grep -q 'AddressSanitizer\|runtime error:\|LeakSanitizer' our.err; then
+			nok "$* [$o]: sanitizer report"
+		elif cmp -s ref.out our.out && cmp -s ref.rc our.rc; then
+			ok "$* [$o]"
+		else
+			nok "$* [$o]: differs"; diff ref.out our.out | head -10 | sed 's/^/# /'
+		fi
+	done
+done
+echo "1..$n"
