@@ -74,6 +74,20 @@ fi
 if build clones "-O2 -g" 100000 clones.c; then
 	run_set clones "-b -pchecksum" "-b -Qscale"
 fi
+# A real program of some size: tgprof itself, built with -pg, analysing a generated
+# profile of 20000 functions (its own sorting, hashing and printing get the samples).
+d=$W/self
+mkdir -p "$d"
+if gcc -pg -O2 -g -std=gnu11 "$PWD"/host/src/*.c -lelf -ldw -lm -ldl -o "$d/prog" 2> "$d/cc.err" &&
+	"$PWD/$B/gen-gmon" asm 20000 5 > "$d/f.s" && gcc -nostdlib -static -Wl,-e,_start "$d/f.s" -o "$d/f.elf" &&
+	"$PWD/$B/gen-gmon" gmon "$d/f.elf" "$d/in.gmon" -s 3 -a 60000 -n 100000 &&
+	(cd "$d" && ./prog -b f.elf in.gmon > /dev/null && mv gmon.out gmon.1 &&
+	 ./prog -b -z f.elf in.gmon > /dev/null && mv gmon.out gmon.2 && cp gmon.1 gmon.out); then
+	run_set self "-b -pmsort_rec" "-b -qcg_assemble" "-b -Qmsort_rec"
+else
+	nok "self: building or running tgprof with -pg"; sed 's/^/# /' "$d/cc.err" | head
+fi
+
 if command -v g++ > /dev/null; then
 	if build cxx "-O0 -g" 5000 shapes.cc; then
 		run_set cxx "--no-demangle -b" "-b -p_ZN3geo5scaleEi" "-b -Qmain"
