@@ -94,6 +94,10 @@ cdl_configuration eCos {
     package -hardware CYGPKG_HAL_ARMV7M current ;
     package CYGPKG_PROFILE_GPROF current ;
     package CYGPKG_NET_LWIP current ;
+    package CYGPKG_KERNEL current ;
+};
+cdl_option CYGVAR_KERNEL_COUNTERS_CLOCK {
+    user_value 1
 };
 cdl_component CYGPKG_PROFILE_CALLGRAPH {
     # Flavor: bool
@@ -111,6 +115,9 @@ cdl_option CYGNUM_PROFILE_TFTP_PORT {
 EOF
 check "config file: an eCos save file (ecos.ecc): user values and added packages" \
   eval '[ "$(val -c $tmp/ecos.ecc --get CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE)" = 7 ] && [ "$(val -c $tmp/ecos.ecc --get CYGNUM_PROFILE_TFTP_PORT)" = 6969 ]'
+run $BOARD_CDL -c "$tmp/ecos.ecc" --values
+check "config file: an eCos save file's packages and options this project lacks are warnings" \
+  eval '[ $rc -eq 0 ] && has "warning: CYGPKG_KERNEL ($tmp/ecos.ecc: package): not in this configuration; ignored" && has "warning: CYGVAR_KERNEL_COUNTERS_CLOCK ($tmp/ecos.ecc): not in this configuration; ignored"'
 
 # ---- bad values: rejected, naming the option ---------------------------------------------
 bad() {  # bad DESC EXPECTED-TEXT ARGS...
