@@ -16,8 +16,8 @@
 ifneq ($(origin CYGPKG_NET_LWIP),undefined)
 NET_LWIP := $(filter 1,$(CYGPKG_NET_LWIP))
 else ifneq ($(CONFIG),)
-NET_LWIP := $(shell sed -n 's/^[[:space:]]*CYGPKG_NET_LWIP[[:space:]]*=[[:space:]]*\([0-9]*\).*/\1/p' \
-              '$(CONFIG)' | tail -n 1 | grep -x 1)
+# (a NAME = VALUE line or an ecos.ecc "package" line: the configurator knows)
+NET_LWIP := $(if $(shell $(CDL_CONFIGURE) -q $(CDL_ARGS) --get CYGPKG_NET_LWIP 2>/dev/null),1)
 else
 NET_LWIP :=
 endif
