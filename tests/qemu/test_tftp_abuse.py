@@ -188,7 +188,27 @@ def main():
         t.ok(rc == 0 and os.path.exists(p), "a final get of the still data", out)
         delivered.append(p)
         stats = tg.stats()
+
+        # profile_on() again in the middle of a transfer: the snapshot is gone, the transfer
+        # fails with an ERROR (lwIP's "Error occured while reading the file."), and the daemon
+        # goes on (the same one).
+        a = tl.Raw(port)
+        a.rrq()
+        first = a.recv(2)
+        tg.gdb(["set var restart = 1"])
+        tg.wait_console(r"tftp-app: restarted: profile_on: 0")
+        a.ack(1)
+        got = a.drain(0.5)
+        a.close()
+        t.ok(first is not None and len(got) == 1 and tl.parse_op(got[0]) == tl.ERROR,
+             "profile_on() during a transfer: the transfer ends with an ERROR (%r)"
+             % (tl.parse_error(got[0]) if got else None,), got)
+        p = os.path.join(tg.dir, "after-restart.gmon")
+        rc, out, s = tl.tftp_hpa(port, p)
+        t.ok(rc == 0 and os.path.exists(p) and os.path.getsize(p) > 0 and
+             tl.gmon_summary(p)[0] > 0, "... and the next get succeeds, with the new data", out)
         con = tg.console()
+        t.eq(con.count("profile: TFTP daemon serving gmon.out"), 1, "... still one daemon")
 
     total = 0
     calls = 0

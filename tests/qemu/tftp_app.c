@@ -11,6 +11,8 @@
  *                64 KiB histogram) instead of [_stext, _etext)
  *   quiesce      1: stop calling the -pg work and stop the profile timer, so the data
  *                stays still (quiet becomes 1) for byte-for-byte comparisons
+ *   restart      1: call profile_on() again from the loop (it goes back to 0), e.g. in the
+ *                middle of a transfer
  * Read by the tests: iterations (= calls of work_a and of work_b), samples_total (the
  * package's cumulative sample counter), on the console every second and via gdb.
  */
@@ -31,6 +33,7 @@
 volatile uint32_t boot_mode;
 volatile uint32_t range_bytes;
 volatile uint32_t quiesce;
+volatile uint32_t restart;
 
 volatile uint32_t iterations;
 volatile uint32_t quiet;
@@ -77,6 +80,11 @@ int main(void)
         } else if (!quiet) {
             app_quiesce();
             quiet = 1;
+        }
+        if (restart) {
+            restart = 0;
+            rc = profile_on(_stext, end, 16, APP_INTERVAL_US);
+            printf("tftp-app: restarted: profile_on: %d\n", rc);
         }
         network_poll();
         app_tick();
