@@ -1,5 +1,5 @@
 # Network support for mps2-an385 (LAN9118 at 0x40200000, IRQ 13): part of the package
-# library in the TFTP configuration (TFTP=1), see target/lwip.mk.
+# library of configurations with lwIP (CYGPKG_NET_LWIP=1), see target/lwip.mk.
 BOARD_NET_SRCS := boards/mps2-an385/net.c boards/drivers/lan9118/lan9118.c
 BOARD_NET_INC  := boards/drivers/lan9118/include
 # In QEMU the LAN9118 is on the first -nic: user-mode networking with the TFTP port forwarded,
