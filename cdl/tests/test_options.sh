@@ -12,14 +12,11 @@
 #                                       65535) of 12 bytes, plus the unused record 0
 # and the histogram is ceil(range / 16) 16-bit bins (bucket size 16).
 #
-# TFTP (issue 3) hook: CYGPKG_PROFILE_TFTP and CYGNUM_PROFILE_TFTP_PORT are checked by the
-# configurator tests (test_configure.sh). Their effect on the firmware belongs here once the
-# TFTP build is driven by the configuration (CYGPKG_NET_LWIP=1 adds lwIP, and with it tftp):
-#   - tftp off (CYGPKG_NET_LWIP=1 CYGPKG_PROFILE_TFTP=0, or no lwIP): no lwIP symbol (e.g.
-#     udp_new, tftp_init) in the ELF, a smaller image than with tftp on;
-#   - CYGNUM_PROFILE_TFTP_PORT=N: a tftp client fetches gmon.out from port N (QEMU
-#     hostfwd to N), and port 69 no longer answers.
-# Add them in the "tftp" section at the end, in the style of the others.
+#   CYGPKG_PROFILE_TFTP                 with lwIP (CYGPKG_NET_LWIP=1) profile_on starts the
+#                                       daemon, so lwIP is linked and profile_on allocates a
+#                                       spare set for snapshots; with it off, no lwIP symbol
+#                                       is linked and the image is smaller
+# CYGNUM_PROFILE_TFTP_PORT is checked on the network by test_tftp_port.py.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -67,28 +64,29 @@ print(arcs)
 EOF
 }
 
-# expect TAG CALLGRAPH SHIFT PCT: the bytes profile_on allocated, by the formulas.
+# expect_bytes TAG CALLGRAPH SHIFT PCT SETS: the bytes profile_on allocated, by the formulas
+# (SETS 2: a spare set for snapshots, which tftp needs).
 expect_bytes() {
-  local range=$(field "$1" range) cg=$2 shift=$3 pct=$4
+  local range=$(field "$1" range) cg=$2 shift=$3 pct=$4 sets=$5
   local nbins=$(( (range + 15) / 16 )) nslots=0 cap=0 recs=0
   if [ "$cg" = 1 ]; then
     nslots=$(( (range + (1 << shift) - 1) >> shift ))
     cap=$(( pct * (range / 100) / 12 + 50 )); [ $cap -gt 65535 ] && cap=65535
     recs=$(( (cap + 1) * 12 ))
   fi
-  echo "$(( recs + nslots * 2 + nbins * 2 )) $cap"
+  echo "$(( (recs + nslots * 2 + nbins * 2) * sets )) $cap"
 }
 
-# probe_config TAG CALLGRAPH SHIFT PCT MAKE-ARGS...: build and run the probe, check sizes.
+# probe_config TAG CALLGRAPH SHIFT PCT SETS MAKE-ARGS...: build and run the probe, check sizes.
 probe_config() {
-  local tag=$1 cg=$2 shift=$3 pct=$4; shift 4
+  local tag=$1 cg=$2 shift=$3 pct=$4 sets=$5; shift 5
   local tb; tb=$(tb_of "$@")
   if ! mk "$@" "$tb/fw/cdlprobe.elf"; then nok "$tag: the probe builds"; sed 's/^/#   /' "$tmp/out" | tail; return; fi
   if ! run_probe "$tag" "$tb/fw/cdlprobe.elf"; then nok "$tag: the probe runs"; sed 's/^/#   /' "$tmp/out" | tail; return; fi
-  read -r want_bytes want_cap <<< "$(expect_bytes "$tag" "$cg" "$shift" "$pct")"
+  read -r want_bytes want_cap <<< "$(expect_bytes "$tag" "$cg" "$shift" "$pct" "$sets")"
   local got_bytes=$(field "$tag" bytes_allocated) got_cap=$(field "$tag" arcs_capacity)
   cp "$tmp/$tag.txt" "$tmp/out"
-  check "$tag: profile_on allocates $want_bytes bytes (range $(field "$tag" range): bins, $( [ "$cg" = 1 ] && echo "2^$shift-byte hash slots, $want_cap arc records of 12 bytes" || echo "no call graph"))" \
+  check "$tag: profile_on allocates $want_bytes bytes (range $(field "$tag" range): bins, $( [ "$cg" = 1 ] && echo "2^$shift-byte hash slots, $want_cap arc records of 12 bytes" || echo "no call graph")$( [ "$sets" = 2 ] && echo ", twice for snapshots"))" \
     [ "$got_bytes" = "$want_bytes" ]
   check "$tag: $want_cap arc records" [ "$got_cap" = "$want_cap" ]
   eval "tb_$tag=\$tb"
@@ -96,7 +94,7 @@ probe_config() {
 
 # ---- the default configuration, and the call graph on -----------------------------------------
 tb_default=$(tb_of)
-probe_config default 1 8 5
+probe_config default 1 8 5 1
 mk "$tb_default/fw/cdlprobe-pg.elf"
 check "call graph on: -pg code links (mcount is there)" [ -f "$tb_default/fw/cdlprobe-pg.elf" ]
 if run_probe default-pg "$tb_default/fw/cdlprobe-pg.elf"; then
@@ -112,7 +110,7 @@ $NM "$tb_default/lib/libprofile.a" > "$tmp/nm-default" 2>&1
 check "call graph on: the library defines __profile_mcount" grep -qE ' T __profile_mcount$' "$tmp/nm-default"
 
 # ---- CYGPKG_PROFILE_CALLGRAPH=0 ------------------------------------------------------------
-probe_config nocg 0 8 5 CYGPKG_PROFILE_CALLGRAPH=0
+probe_config nocg 0 8 5 1 CYGPKG_PROFILE_CALLGRAPH=0
 tb=${tb_nocg:-}
 if [ -n "$tb" ]; then
   $NM "$tb/lib/libprofile.a" > "$tmp/nm-nocg" 2>&1
@@ -132,16 +130,37 @@ if [ -n "$tb" ]; then
 fi
 
 # ---- CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT and CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE --------------
-probe_config shift4 1 4 5 CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=4
-probe_config shift16 1 16 5 CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=16
-probe_config pct1 1 8 1 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=1
-probe_config pct100 1 8 100 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=100
+probe_config shift4 1 4 5 1 CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=4
+probe_config shift16 1 16 5 1 CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=16
+probe_config pct1 1 8 1 1 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=1
+probe_config pct100 1 8 100 1 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=100
 printf 'CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT = 12\nCYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE = 30\n' > "$tmp/probe.cfg"
-probe_config cfgfile 1 12 30 CONFIG="$tmp/probe.cfg"
+probe_config cfgfile 1 12 30 1 CONFIG="$tmp/probe.cfg"
 check "the configurations built apart: six build directories besides the default" \
   eval '[ "$(printf "%s\n" "${tb_nocg:-}" "${tb_shift4:-}" "${tb_shift16:-}" "${tb_pct1:-}" "${tb_pct100:-}" "${tb_cfgfile:-}" "$tb_default" | sort -u | grep -c .)" = 7 ]'
 
-# ---- tftp (issue 3): see the header comment ----------------------------------------------------
+# ---- CYGPKG_PROFILE_TFTP: on by default with lwIP, and only then is lwIP linked ---------------
+lwip_syms='profile_tftp_start|udp_new|udp_new_ip_type|udp_bind|tftp_init|netif_add|etharp_output|lwip_init'
+$NM "$tb_default/fw/cdlprobe.elf" > "$tmp/out" 2>&1
+check "no TCP/IP stack: no tftp daemon and no lwIP in the firmware" eval '! grep -qwE "$lwip_syms" $tmp/out'
+probe_config tftp 1 8 5 2 CYGPKG_NET_LWIP=1
+if [ -n "${tb_tftp:-}" ]; then
+  $NM "$tb_tftp/fw/cdlprobe.elf" > "$tmp/out" 2>&1
+  check "tftp on (CYGPKG_NET_LWIP=1): profile_on links the daemon and lwIP" \
+    eval 'grep -qw profile_tftp_start $tmp/out && grep -qwE "udp_new|udp_new_ip_type" $tmp/out && grep -qw tftp_init $tmp/out'
+  cp "$tmp/tftp.txt" "$tmp/out"
+  check "tftp on: profile_on says the daemon waits for the network" grep -q "TFTP daemon not started: the network is not up" "$tmp/out"
+fi
+probe_config notftp 1 8 5 1 CYGPKG_NET_LWIP=1 CYGPKG_PROFILE_TFTP=0
+if [ -n "${tb_notftp:-}" ] && [ -n "${tb_tftp:-}" ]; then
+  $NM "$tb_notftp/fw/cdlprobe.elf" > "$tmp/out" 2>&1
+  check "tftp off (CYGPKG_NET_LWIP=1 CYGPKG_PROFILE_TFTP=0): no daemon and no lwIP linked" eval '! grep -qwE "$lwip_syms" $tmp/out'
+  on=$(arm-none-eabi-size -A "$tb_tftp/fw/cdlprobe.elf" | awk '$1==".text"{print $2}')
+  off=$(arm-none-eabi-size -A "$tb_notftp/fw/cdlprobe.elf" | awk '$1==".text"{print $2}')
+  echo "text: tftp on $on bytes, off $off bytes" > "$tmp/out"
+  check "tftp off: the image is smaller (.text $off bytes against $on)" eval '[ -n "$on" ] && [ -n "$off" ] && [ "$off" -lt "$on" ]'
+fi
+# CYGNUM_PROFILE_TFTP_PORT: cdl/tests/test_tftp_port.py (the daemon answers on that port).
 
 echo "1..$n"
 exit $fail
