@@ -14,6 +14,10 @@
 # any other in $(BUILD)/$(BOARD)-cfg-<checksum of the user values>, so two configurations
 # never share an object file, and switching between them rebuilds nothing.
 
+# (CONFIG is a common name: one that comes from the environment is not taken for ours.)
+ifneq ($(filter environment%,$(origin CONFIG)),)
+CONFIG :=
+endif
 CONFIG ?=
 CDL_CONFIGURE := cdl/configure
 
