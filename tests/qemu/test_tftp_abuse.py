@@ -207,6 +207,11 @@ def main():
         rc, out, s = tl.tftp_hpa(port, p)
         t.ok(rc == 0 and os.path.exists(p) and os.path.getsize(p) > 0 and
              tl.gmon_summary(p)[0] > 0, "... and the next get succeeds, with the new data", out)
+        tg.gdb(["set var restart = 2"])
+        tg.wait_console(r"tftp-app: profile_off")
+        got = replies(port, lambda r: r.rrq())
+        t.ok(len(got) == 1 and tl.parse_error(got[0]) == (0, "profiling is off"),
+             "after profile_off(): a get is answered \"profiling is off\"", got)
         con = tg.console()
         t.eq(con.count("profile: TFTP daemon serving gmon.out"), 1, "... still one daemon")
 

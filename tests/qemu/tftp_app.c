@@ -11,8 +11,8 @@
  *                64 KiB histogram) instead of [_stext, _etext)
  *   quiesce      1: stop calling the -pg work and stop the profile timer, so the data
  *                stays still (quiet becomes 1) for byte-for-byte comparisons
- *   restart      1: call profile_on() again from the loop (it goes back to 0), e.g. in the
- *                middle of a transfer
+ *   restart      1: call profile_on() again from the loop, e.g. in the middle of a
+ *                transfer; 2: call profile_off() (it goes back to 0 either way)
  * Read by the tests: iterations (= calls of work_a and of work_b), samples_total (the
  * package's cumulative sample counter), on the console every second and via gdb.
  */
@@ -81,10 +81,14 @@ int main(void)
             app_quiesce();
             quiet = 1;
         }
-        if (restart) {
+        if (restart == 1) {
             restart = 0;
             rc = profile_on(_stext, end, 16, APP_INTERVAL_US);
             printf("tftp-app: restarted: profile_on: %d\n", rc);
+        } else if (restart == 2) {
+            restart = 0;
+            profile_off();
+            printf("tftp-app: profile_off\n");
         }
         network_poll();
         app_tick();
