@@ -7,7 +7,8 @@
  * main loop in a NO_SYS build, the tcpip thread or a driver thread in an RTOS build). The
  * chip's interrupt is left disabled; an interrupt-driven build would enable RSFL in INT_EN,
  * route IRQ_CFG (IRQ_EN, push-pull, active high) and have the ISR only wake the thread that
- * calls lan9118_poll() (lwIP must not be entered from the ISR).
+ * calls lan9118_poll() (lwIP must not be entered from the ISR). The link state is read
+ * from the PHY once, at init (lan9118_link_up() reads it again on demand).
  *
  *   static struct lan9118 eth0_dev = { .base = 0x40200000, .irq = 13 };
  *   netif_add(&eth0, &ip, &mask, &gw, &eth0_dev, lan9118_netif_init, netif_input);
