@@ -98,8 +98,8 @@ $(PROFILE_LIB): $(PKG_OBJS) tools/check-no-pg
 # values) changes: $(TB)/cdl/args records the command line. See doc/configuration.md.
 $(TB)/cdl/args: cdl-force
 	@mkdir -p $(@D)
-	@printf '%s\n' $(call cdl_quote,$(PKGCONF_CMD)) > $@.tmp
-	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+	@printf '%s\n' $(call cdl_quote,$(PKGCONF_CMD)) > $@.tmp$$$$; \
+	 if cmp -s $@.tmp$$$$ $@; then rm -f $@.tmp$$$$; else mv -f $@.tmp$$$$ $@; fi
 $(TB)/cdl/stamp: $(TB)/cdl/args $(PKGCONF_DEPS) | $(SETUP_STAMP)
 	$(PKGCONF_CMD)
 	@touch $@

@@ -23,8 +23,9 @@ root=$(cd "$here/../.." && pwd)
 cd "$root"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# Our own make runs: not the values of a `make test CYG...=...` that runs this script.
-unset MAKEFLAGS MFLAGS MAKELEVEL
+# Our own make runs: not the values of a `make test CYG...=...` that runs this script
+# (make passes them on in MAKEFLAGS and in the environment).
+unset MAKEFLAGS MFLAGS MAKELEVEL CONFIG $(compgen -v | grep '^CYG')
 NM=arm-none-eabi-nm
 GPROF=arm-none-eabi-gprof
 BOARD=${BOARD:-mps2-an385}

@@ -19,8 +19,11 @@ VALUES = ["CYGPKG_NET_LWIP=1", "CYGNUM_PROFILE_TFTP_PORT=%d" % PORT]
 
 def make(*args):
     env = dict(os.environ)
-    for v in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL"):   # not the values of the make that runs us
-        env.pop(v, None)
+    # Not the values of a `make test CYG...=...` that runs us: make passes them on in
+    # MAKEFLAGS and in the environment.
+    for v in list(env):
+        if v in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "CONFIG") or v.startswith("CYG"):
+            del env[v]
     return subprocess.run(["make", "--no-print-directory", "-s", "-C", ROOT, "BOARD=" + h.BOARD]
                           + VALUES + list(args), env=env, text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
