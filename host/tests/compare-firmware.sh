@@ -7,8 +7,10 @@ set -u
 B=${BUILD:-build}
 T=$PWD/$B/host/tgprof-san
 [ -x "$T" ] || { echo "not ok 1 - $T missing"; exit 1; }
-W=$PWD/$B/host/tests/firmware
-rm -rf "$W" && mkdir -p "$W"
+# A private directory per run: several sessions may run the tests in one tree at once.
+mkdir -p "$PWD/$B/host/tests" || exit 1
+W=$(mktemp -d "$PWD/$B/host/tests/firmware.XXXXXX") || exit 1
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
 export ASAN_OPTIONS=detect_leaks=1
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }

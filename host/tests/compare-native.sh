@@ -6,8 +6,10 @@ set -u
 B=${BUILD:-build}/host
 T=$PWD/$B/tgprof-san
 [ -x "$T" ] || { echo "not ok 1 - $T missing (make $B/tgprof-san)"; exit 1; }
-W=$PWD/$B/tests/native
-rm -rf "$W" && mkdir -p "$W"
+# A private directory per run: several sessions may run the tests in one tree at once.
+mkdir -p "$PWD/$B/tests" || exit 1
+W=$(mktemp -d "$PWD/$B/tests/native.XXXXXX") || exit 1
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
 P=$PWD/host/tests/progs
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
 n=0

@@ -8,8 +8,11 @@ B=${BUILD:-build}/host
 T=$PWD/$B/tgprof-san
 G=$PWD/$B/gen-gmon
 for x in "$T" "$G"; do [ -x "$x" ] || { echo "not ok 1 - $x missing"; exit 1; }; done
-W=$PWD/$B/tests/synthetic
-rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
+# A private directory per run: several sessions may run the tests in one tree at once.
+mkdir -p "$PWD/$B/tests" || exit 1
+W=$(mktemp -d "$PWD/$B/tests/synthetic.XXXXXX") || exit 1
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
+cd "$W" || exit 1
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }

@@ -5,7 +5,7 @@
  *       -s SEED  -a ARCS  -n SAMPLES  -k BYTES_PER_BIN  -r RATE  -f gnu|bsd44|oldbsd
  *       -l TOTAL,OUTSIDE,DROPPED (loss counters in the header spare bytes)
  *       -2 (two disjoint histogram records)  -S (saturate one bin)  -c (a chain, no cycles)
- *       -H (no histogram record)
+ *       -H (no histogram record)  -B NBINS (any number of bins: fractional bin sizes)
  * Deterministic for a given seed; fields are written with the ELF's width and order. */
 #include <fcntl.h>
 #include <gelf.h>
@@ -93,8 +93,9 @@ static int gen_gmon(int argc, char **argv)
 	const char *fmt = "gnu";
 	unsigned loss[3] = {0, 0, 0};
 	int two = 0, sat = 0, chain = 0, nohist = 0, c;
+	long force_bins = 0;
 	optind = 2;
-	while ((c = getopt(argc, argv, "s:a:n:k:r:f:l:2ScH")) != -1) {
+	while ((c = getopt(argc, argv, "s:a:n:k:r:f:l:2ScHB:")) != -1) {
 		switch (c) {
 		case 's': seed = (unsigned)atoi(optarg); break;
 		case 'a': arcs = atol(optarg); break;
@@ -107,6 +108,7 @@ static int gen_gmon(int argc, char **argv)
 		case 'S': sat = 1; break;
 		case 'c': chain = 1; break;
 		case 'H': nohist = 1; break;
+		case 'B': force_bins = atol(optarg); break;
 		default: return 2;
 		}
 	}
@@ -148,6 +150,8 @@ static int gen_gmon(int argc, char **argv)
 	uint64_t hi = fns[nf - 1].addr + fns[nf - 1].size;
 	hi = (hi + 2 * per_bin - 1) & ~(uint64_t)(2 * per_bin - 1);
 	uint32_t nbins = (uint32_t)((hi - lo) / per_bin);
+	if (force_bins > 0)
+		nbins = (uint32_t)force_bins;
 	uint32_t *bins = calloc(nbins, sizeof *bins);
 	for (long i = 0; i < samples; i++) {
 		/* a skewed choice: a few hot functions */
@@ -155,7 +159,8 @@ static int gen_gmon(int argc, char **argv)
 		if (rnd() % 4 == 0)
 			f = (size_t)(rnd() % (nf < 8 ? nf : 8)) * (nf / 8 + 1) % nf;
 		uint64_t a = fns[f].addr + rnd() % fns[f].size;
-		uint32_t b = (uint32_t)((a - lo) / per_bin);
+		uint32_t b = force_bins ? (uint32_t)((a - lo) * nbins / (hi - lo))
+					: (uint32_t)((a - lo) / per_bin);
 		if (b < nbins && bins[b] < 0xffff)
 			bins[b]++;
 	}
@@ -176,8 +181,9 @@ static int gen_gmon(int argc, char **argv)
 		for (int h = 0; h < (nohist ? 0 : two ? 2 : 1); h++) {
 			uint32_t first = h ? half : 0, count = h ? nbins - half : half;
 			put(0, 1);
-			vma(lo + (uint64_t)first * per_bin);
-			vma(lo + (uint64_t)(first + count) * per_bin);
+			vma(force_bins ? (h ? lo + (hi - lo) / 2 : lo) : lo + (uint64_t)first * per_bin);
+			vma(force_bins ? (h || !two ? hi : lo + (hi - lo) / 2)
+				       : lo + (uint64_t)(first + count) * per_bin);
 			put(count, 4);
 			put(rate, 4);
 			char dim[16] = "seconds";

@@ -5,8 +5,11 @@ set -u
 B=${BUILD:-build}/host
 T=$PWD/$B/tgprof-san
 [ -x "$T" ] || { echo "not ok 1 - $T missing"; exit 1; }
-W=$PWD/$B/tests/outputs
-rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
+# A private directory per run: several sessions may run the tests in one tree at once.
+mkdir -p "$PWD/$B/tests" || exit 1
+W=$(mktemp -d "$PWD/$B/tests/outputs.XXXXXX") || exit 1
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
+cd "$W" || exit 1
 export ASAN_OPTIONS=detect_leaks=1
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
