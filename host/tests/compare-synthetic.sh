@@ -46,7 +46,8 @@ for elf in x86.elf arm.elf armbe.elf; do
 	gp=arm-none-eabi-gprof
 	[ $elf = x86.elf ] && gp=gprof
 	for gen in "-s 1" "-s 2 -a 3000" "-s 3 -2" "-s 4 -k 4" "-s 5 -k 1 -c" "-s 6 -f bsd44" \
-		"-s 7 -f oldbsd" "-s 8 -a 0" "-s 9 -n 0" "-s 10 -r 1000" "-s 11 -a 20 -n 50"; do
+		"-s 7 -f oldbsd" "-s 8 -a 0" "-s 9 -n 0" "-s 10 -r 1000" "-s 11 -a 20 -n 50" \
+		"-s 12 -B 777" "-s 13 -B 3" "-s 14 -B 65537"; do
 		# shellcheck disable=SC2086
 		"$G" gmon $elf g.out $gen || { nok "gen-gmon $gen"; continue; }
 		opts=("-b" "" "-z -b" "-T" "-i")
