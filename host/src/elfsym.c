@@ -194,6 +194,8 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 		int is_abs = 0;
 		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_COMMON)
 			continue;                    /* 'U', 'w', 'C' */
+		if (type == STT_GNU_IFUNC)
+			continue;                    /* 'i': BFD's class for ifunc resolvers */
 		if (sym.st_shndx == SHN_ABS || shndx >= shnum)
 			is_abs = 1;
 		else

@@ -67,6 +67,11 @@ if build cycles-O0 "-O0 -g" 1000 cycles.c; then
 	run_set cycles-O0 "-b -pfact" "-b -qeven" "-b -Qodd" "-b -Pspin" "-b -pcycles.c" "-b -Pcycles.c:spin" \
 		"-b -Qcycles.c:helper" "-b -k main/fact" "-b -q main/fact" "-b -Nfact" "-b -nfact" "-b -Nspin"
 fi
+# static: glibc's own symbols (ifunc resolvers, which gprof leaves out; mcount and
+# friends, which it excludes by default) are in the symbol table
+if build static "-O1 -static" 1000 cycles.c; then
+	run_set static "-b -pmcount" "-b -z -qmcount" "-b -z -Q"
+fi
 if build cycles-O2 "-O2" 1000 cycles.c; then
 	run_set cycles-O2 "-b -pfact" "-b -Qodd"
 fi
