@@ -13,12 +13,11 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-int print_name_only(const struct analysis *a, const struct sym *s, FILE *out)
+/* The name as printed: demangled unless -T or --no-demangle (as gprof). */
+const char *print_dname(const struct analysis *a, const struct sym *s)
 {
-	if (!s->name)
-		return 0;
 	const char *name = s->name;
-	if (!a->opt->bsd && !a->opt->no_demangle) {
+	if (name && !a->opt->bsd && !a->opt->no_demangle) {
 		struct sym *w = (struct sym *)s;
 		if (!w->dname_done) {
 			w->dname = demangle(s->name);
@@ -27,6 +26,14 @@ int print_name_only(const struct analysis *a, const struct sym *s, FILE *out)
 		if (w->dname)
 			name = w->dname;
 	}
+	return name;
+}
+
+int print_name_only(const struct analysis *a, const struct sym *s, FILE *out)
+{
+	if (!s->name)
+		return 0;
+	const char *name = print_dname(a, s);
 	fputs(name, out);
 	return (int)strlen(name);
 }

@@ -37,11 +37,19 @@ static int shown(const struct analysis *a, const struct sym *s, double threshold
 static void node(FILE *f, const struct analysis *a, const struct sym *s, double hz)
 {
 	double frac = total_of(s) / a->print_time, self = s->prop_self / a->print_time;
-	char label[1024];
+	char label[1024], where[300] = "", calls[64];
+	if (s->is_static && s->file) {
+		const char *b = strrchr(s->file, '/');
+		snprintf(where, sizeof where, " (%s)", b ? b + 1 : s->file);
+	}
+	if (s->ncalls || s->self_calls)
+		snprintf(calls, sizeof calls, "%lu calls%s", s->ncalls, s->self_calls ? " + recursive" : "");
+	else
+		snprintf(calls, sizeof calls, "%s", s->parents ? "0 calls" : "spontaneous");
 	if (s->name)
-		snprintf(label, sizeof label, "%s%s\n%.1f%% total, %.1f%% self\n%.3g s self\n%lu calls%s",
-			 s->name, s->cyc_num ? " (in a cycle)" : "", 100 * frac, 100 * self,
-			 s->prop_self / hz, s->ncalls, s->self_calls ? " + recursive" : "");
+		snprintf(label, sizeof label, "%s%s%s\n%.1f%% total, %.1f%% self\n%.3g s self\n%s",
+			 print_dname(a, s), where, s->cyc_num ? " (in a cycle)" : "", 100 * frac,
+			 100 * self, s->prop_self / hz, calls);
 	else
 		snprintf(label, sizeof label, "<cycle %d as a whole>\n%.1f%% total\n%lu calls", s->cyc_num,
 			 100 * frac, s->ncalls);

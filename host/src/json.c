@@ -63,6 +63,8 @@ int json_write(struct analysis *a, const char *path)
 		fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
 		first = 0;
 		jstr(f, s->name);
+		fputs(", \"display_name\": ", f);
+		jstr(f, print_dname(a, s));
 		fprintf(f, ", \"address\": \"0x%llx\", \"end\": \"0x%llx\", \"static\": %s, \"file\": ",
 			(unsigned long long)s->addr, (unsigned long long)s->end_addr,
 			s->is_static ? "true" : "false");

@@ -200,6 +200,7 @@ void cg_print_index(struct analysis *a, FILE *out);
 void exec_counts_print(struct analysis *a, FILE *out);
 void print_name(const struct analysis *a, const struct sym *s, FILE *out);
 int print_name_only(const struct analysis *a, const struct sym *s, FILE *out);
+const char *print_dname(const struct analysis *a, const struct sym *s);
 
 /* demangle.c */
 char *demangle(const char *name);
