@@ -146,7 +146,7 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 		error("%s: can't find .text section", path);
 		goto out;
 	}
-	if (!symscn || symsh.sh_entsize == 0) {
+	if (!symscn) {
 		error("%s: has no symbols (no .symtab section)", path);
 		goto out;
 	}
@@ -173,9 +173,10 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 	if (o->want_lines)
 		si = srcinfo_open(fd);
 
-	size_t nsyms = symdata->d_size / symsh.sh_entsize;
-	tab->base = xcalloc(nsyms + 1, sizeof *tab->base);
-	size_t n = 0;
+	/* The entry size is the format's, whatever sh_entsize claims. */
+	size_t entsize = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
+	size_t nsyms = entsize ? symdata->d_size / entsize : 0;
+	size_t n = 0, cap = 0;
 	for (size_t i = 1; i < nsyms; i++) {
 		GElf_Sym sym;
 		GElf_Word xndx = 0;
@@ -224,6 +225,10 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 				continue;
 			if (o->ignore_non_functions && type != STT_FUNC && type != STT_GNU_IFUNC)
 				continue;
+		}
+		if (n + 1 >= cap) {
+			cap = cap ? 2 * cap : 1024;
+			tab->base = xrealloc(tab->base, cap * sizeof *tab->base);
 		}
 		struct sym *s = &tab->base[n];
 		memset(s, 0, sizeof *s);
