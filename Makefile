@@ -22,6 +22,8 @@ LWIP_DIR ?= $(BUILD)/lwip
 # default configuration builds in $(BUILD)/$(BOARD), any other in a directory of its own.
 include cdl/cdl.mk
 TB := $(BUILD)/$(BOARD)$(CDL_SUFFIX)
+# Tests and benches find the configuration's firmware here.
+export PROFILE_TB := $(TB)
 
 # ---- fragments -------------------------------------------------------------------------
 # boards/<board>/board.mk: ARCH, CROSS_COMPILE, BOARD_CPUFLAGS, BOARD_SRCS, BOARD_INC,

@@ -10,7 +10,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BOARD = os.environ.get("BOARD", "mps2-an385")
 BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
-FW_DIR = os.path.join(BUILD, BOARD, "fw")
+# The build directory of the configuration under test (the Makefile exports it; a
+# non-default configuration builds in build/<board>-cfg-<sum>).
+FW_DIR = os.path.join(ROOT, os.environ.get("PROFILE_TB", os.path.join(BUILD, BOARD)), "fw")
 RUN_QEMU = os.path.join(ROOT, "boards", BOARD, "run-qemu")
 GPROF_GDB = os.path.join(ROOT, "gdb", "gprof.gdb")
 GPROF = os.environ.get("GPROF", "arm-none-eabi-gprof")
