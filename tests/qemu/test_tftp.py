@@ -63,6 +63,7 @@ def main():
         beats = tg.heartbeats()
         host_secs = time.time() - tg.t0
         con = tg.console()
+        elf = tg.elf
 
     # ---- the files ----
     summ = [tl.gmon_summary(f) for f in files]
@@ -78,7 +79,7 @@ def main():
 
     counts = []
     for i, f in enumerate(files, 1):
-        cg, err = tl.call_counts(f)
+        cg, err = tl.call_counts(elf, f)
         t.ok(cg is not None, "arm-none-eabi-gprof reads get %d" % i, err)
         counts.append(cg or {})
     for fn in ("work_a", "work_b"):

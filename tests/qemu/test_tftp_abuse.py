@@ -213,14 +213,16 @@ def main():
         t.ok(len(got) == 1 and tl.parse_error(got[0]) == (0, "profiling is off"),
              "after profile_off(): a get is answered \"profiling is off\"", got)
         con = tg.console()
+        elf = tg.elf
         t.eq(con.count("profile: TFTP daemon serving gmon.out"), 1, "... still one daemon")
 
     total = 0
     calls = 0
     for f in delivered:
         samples, oor, bins, narcs = tl.gmon_summary(f)
+        print("# %s: %d samples (%d in bins, %d outside)" % (os.path.basename(f), samples, bins, oor))
         total += samples
-        cg, err = tl.call_counts(f)
+        cg, err = tl.call_counts(elf, f)
         calls += (cg or {}).get(("main", "work_a"), 0)
     t.eq(total, samples_total, "samples over the %d completed gets = the target's samples_total "
          "(abandoned transfers merged back, nothing lost or counted twice)" % len(delivered))

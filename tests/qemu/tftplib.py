@@ -32,16 +32,20 @@ class Target:
         self.dir = os.path.join(h.BUILD, "test-out", "tftp", name)
         shutil.rmtree(self.dir, ignore_errors=True)
         os.makedirs(self.dir)
+        # A private copy of the firmware: QEMU, gdb and gprof must see the same image even
+        # if a build in the same tree replaces the original meanwhile.
+        self.elf = os.path.join(self.dir, "tftp.elf")
+        shutil.copyfile(TFTP_FW, self.elf)
         self.port = free_udp_port()
         self.log = os.path.join(self.dir, "qemu.log")
         nic = "user,model=lan9118,hostfwd=udp:127.0.0.1:%d-%s:%d" % (self.port, GUEST_IP, GUEST_PORT)
-        self.qemu = h.Qemu(TFTP_FW, self.log, extra=["-nic", nic])
+        self.qemu = h.Qemu(self.elf, self.log, extra=["-nic", nic])
         self.t0 = time.time()
         # The knobs are set once main() is reached (the startup code clears .bss and copies
         # .data before that).
         cmds = (["break main", "continue", "delete"] +
                 ["set var %s = %d" % kv for kv in knobs.items()] + ["detach"])
-        rc, out = h.gdb(TFTP_FW, self.qemu.port, cmds)
+        rc, out = h.gdb(self.elf, self.qemu.port, cmds)
         if rc != 0:
             raise RuntimeError("gdb could not start the firmware:\n" + out)
 
@@ -77,7 +81,7 @@ class Target:
 
     def gdb(self, commands):
         """Attach (QEMU stops the guest), run commands, detach (it runs on)."""
-        return h.gdb(TFTP_FW, self.qemu.port, list(commands) + ["detach"])
+        return h.gdb(self.elf, self.qemu.port, list(commands) + ["detach"])
 
     def quiesce(self):
         """Stop the -pg work and the profile timer; returns (iterations, samples_total)."""
@@ -202,9 +206,9 @@ def gmon_summary(path):
     return hdr[2], hdr[3], sum(hist[4]), len(arcs)
 
 
-def call_counts(path):
+def call_counts(elf, path):
     """{(caller, callee): calls} as GNU gprof reads path; (None, stderr) if it cannot."""
-    rc, text, err = h.gprof(TFTP_FW, path, "-b", "-q")
+    rc, text, err = h.gprof(elf, path, "-b", "-q")
     if rc != 0:
         return None, err
     return h.call_graph(text), None
