@@ -6,9 +6,10 @@ TFTP_FW := $(BUILD)/tftp/tftp.elf
 ifeq ($(NET_LWIP),1)
 # This build's configuration has lwIP: build the firmware here.
 $(eval $(call firmware,tftp,tests/qemu/tftp_app.c,tests/qemu/tftp_support.c))
+# (copied atomically: a concurrent make test in the same tree may be reading it)
 $(TFTP_FW): $(TB)/fw/tftp.elf
 	@mkdir -p $(@D)
-	cp $< $@
+	cp $< $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
 # lwIP's sources appear with `make setup`: let the pattern rules wait for it.
 $(LWIP_SRCS): | $(SETUP_STAMP)
 else

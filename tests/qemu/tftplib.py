@@ -25,13 +25,26 @@ def free_udp_port():
         return s.getsockname()[1]
 
 
+def private_dir(name):
+    """build/test-out/tftp/NAME.PID: each run its own (make test may run concurrently in one
+    tree); the directories of runs that are over are removed."""
+    top = os.path.join(h.BUILD, "test-out", "tftp")
+    os.makedirs(top, exist_ok=True)
+    for d in os.listdir(top):
+        m = re.match(r"%s\.(\d+)$" % re.escape(name), d)
+        if m and not os.path.exists("/proc/%s" % m.group(1)):
+            shutil.rmtree(os.path.join(top, d), ignore_errors=True)
+    path = os.path.join(top, "%s.%d" % (name, os.getpid()))
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
 class Target:
     """The TFTP firmware running in QEMU. knobs: firmware globals gdb sets at reset."""
 
     def __init__(self, name, **knobs):
-        self.dir = os.path.join(h.BUILD, "test-out", "tftp", name)
-        shutil.rmtree(self.dir, ignore_errors=True)
-        os.makedirs(self.dir)
+        self.dir = private_dir(name)
         # A private copy of the firmware: QEMU, gdb and gprof must see the same image even
         # if a build in the same tree replaces the original meanwhile.
         self.elf = os.path.join(self.dir, "tftp.elf")
