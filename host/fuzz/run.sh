@@ -17,12 +17,17 @@ if [ -x "$G" ] && [ -z "$(ls -A "$corp/gmon")" ]; then
 		{ printf '\040'; cat "$corp/g$s"; } > "$corp/gmon/b$s"
 		rm -f "$corp/g$s"
 	done
+	# an ELF with DWARF, for the line lookups
+	printf 'static int s(int x) { return x * 3; }\nint f(int x) { return s(x) + 1; }\nint _start(void) { return f(2); }\n' > "$corp/d.c"
+	arm-none-eabi-gcc -g -Os -nostdlib -mthumb -mcpu=cortex-m3 "$corp/d.c" -o "$corp/elf/dwarf.elf"
 fi
 status=0
 for t in gmon elf; do
 	log=$HB/fuzz-$t.log
 	echo "fuzz-$t: $per s"
-	"$HB/fuzz-$t" -max_total_time=$per -max_len=4096 -artifact_prefix="$HB/fuzz-findings/$t-" \
+	maxlen=4096
+	[ $t = elf ] && maxlen=16384
+	"$HB/fuzz-$t" -max_total_time=$per -max_len=$maxlen -artifact_prefix="$HB/fuzz-findings/$t-" \
 		"$corp/$t" > "$log" 2>&1
 	rc=$?
 	execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
