@@ -1,13 +1,18 @@
 /* TFTP end-to-end firmware, compiled without -pg: nothing here records arcs. */
 #include <cyg/hal/board.h>
 #include <cyg/profile/profile.h>
+#include <pkgconf/profile_gprof.h>
+#ifdef CYGPKG_PROFILE_TFTP
 #include <cyg/profile/tftp.h>
+#endif
 #include <stdio.h>
 #include "tftp_app.h"
 
 volatile uint32_t samples_total;
+#ifdef CYGPKG_PROFILE_TFTP
 /* The daemon's counters, for gdb. */
 struct profile_tftp_stats tftp_stats;
+#endif
 static uint32_t next_beat_ms;
 
 static void refresh(void)
@@ -15,7 +20,9 @@ static void refresh(void)
     struct profile_stats st;
     if (profile_get_stats(&st) == 0)
         samples_total = st.samples_total;
+#ifdef CYGPKG_PROFILE_TFTP
     profile_tftp_get_stats(&tftp_stats);
+#endif
 }
 
 void app_tick(void)

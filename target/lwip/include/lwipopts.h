@@ -56,8 +56,13 @@
 #define LWIP_DEBUG              0
 
 /* ---- lwIP's TFTP server (src/apps/tftp/tftp_server.c) ----------------------------------- */
-/* The daemon's port: the package option, 69 by default. */
+/* The daemon's port: the package option, 69 by default (the option is absent from the
+ * configuration when CYGPKG_PROFILE_TFTP is disabled; the server is then not linked). */
+#ifdef CYGNUM_PROFILE_TFTP_PORT
 #define TFTP_PORT               CYGNUM_PROFILE_TFTP_PORT
+#else
+#define TFTP_PORT               69
+#endif
 /*
  * Retransmission, lwIP's defaults: the last DATA block is resent when nothing came from the
  * client for more than TFTP_TIMEOUT_MSECS (checked every TFTP_TIMER_MSECS), then once per
