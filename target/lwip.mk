@@ -13,7 +13,7 @@
 # libtarget.a carries every package of a configuration.
 
 # Is lwIP in this build's configuration? (The one place that decides.)
-ifneq ($(origin CYGPKG_NET_LWIP),undefined)
+ifeq ($(origin CYGPKG_NET_LWIP),command line)
 NET_LWIP := $(filter 1,$(CYGPKG_NET_LWIP))
 else ifneq ($(CONFIG),)
 # (a NAME = VALUE line or an ecos.ecc "package" line: the configurator knows)

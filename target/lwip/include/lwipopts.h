@@ -12,7 +12,7 @@
 #ifndef CYGONCE_LWIPOPTS_H
 #define CYGONCE_LWIPOPTS_H
 
-#include <pkgconf/profile_gprof.h>   /* CYGNUM_PROFILE_TFTP_PORT */
+#include <cyg/profile/opts.h>         /* CYGNUM_PROFILE_TFTP_PORT (69 when tftp is off) */
 
 /* ---- system ---------------------------------------------------------------------------- */
 #define NO_SYS                  1
