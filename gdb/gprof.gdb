@@ -65,6 +65,13 @@ class GprofData:
         names = ("samples", "samples_out_of_range", "buckets_saturated", "arcs_used",
                  "arcs_capacity", "arcs_dropped", "arcs_out_of_range")
         self.counters = {n: int(s[n]) for n in names}
+        # A TFTP transfer in flight has frozen the data recorded before it began
+        # (target/src/snapshot.c); this file holds what was recorded since.
+        try:
+            f = gdb.parse_and_eval("profile_frozen")
+            self.frozen_samples = int(f["samples"]) if int(f["bins"]) else None
+        except gdb.error:
+            self.frozen_samples = None
         self.arcs = []  # (from_pc, self_pc, count) in the target serializer's order
         if self.reset_pending:
             # The target resets before it records anything more: the data is empty now.
@@ -130,6 +137,9 @@ def gprof_report(d, path=None):
     print("gprof: arcs %d of %d, calls dropped (arc table full) %d, calls from outside "
           "the range %d" % (c["arcs_used"], c["arcs_capacity"], c["arcs_dropped"],
                             c["arcs_out_of_range"]))
+    if d.frozen_samples is not None:
+        print("gprof: note: a TFTP transfer is in progress; the %d samples (and their arcs) "
+              "recorded before it began are in that transfer, not here" % d.frozen_samples)
     if c["arcs_dropped"]:
         print("gprof: warning: the arc table overflowed; raise "
               "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE")
