@@ -41,6 +41,13 @@ int cg_build(struct analysis *a)
 			unmatched++;
 			continue;
 		}
+		if (a->opt->lines) {
+			/* -l: the parent is the calling line, the child its function */
+			while (child > tab->base && !child->is_func)
+				child--;
+			if (!child->is_func)
+				continue;
+		}
 		if (!(symspec_arc_selected(a->opt, parent, child, INCL_ARCS) ||
 		      (a->opt->table_len[INCL_ARCS] == 0 &&
 		       !symspec_arc_selected(a->opt, parent, child, EXCL_ARCS))))

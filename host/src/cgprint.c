@@ -35,7 +35,12 @@ int print_name_only(const struct analysis *a, const struct sym *s, FILE *out)
 		return 0;
 	const char *name = print_dname(a, s);
 	fputs(name, out);
-	return (int)strlen(name);
+	int size = (int)strlen(name);
+	if (a->opt->lines && s->file) {
+		const char *f = a->opt->print_path ? s->file : base_name(s->file);
+		size += fprintf(out, " (%s:%d @ %llx)", f, s->line, (unsigned long long)s->addr);
+	}
+	return size;
 }
 
 void print_name(const struct analysis *a, const struct sym *s, FILE *out)
@@ -319,7 +324,7 @@ void cg_print(struct analysis *a, FILE *out)
 	for (size_t i = 0; i < n; i++) {
 		struct sym *p = a->cg_sorted[i];
 		if ((o->ignore_zeros && p->ncalls == 0 && p->self_calls == 0 && p->prop_self == 0 &&
-		     p->prop_child == 0) || !p->print_flag)
+		     p->prop_child == 0) || !p->print_flag || (o->lines && !p->is_func))
 			continue;
 		if (!p->name && p->cyc_num != 0) {
 			print_cycle(a, p, out);
@@ -379,7 +384,7 @@ void cg_print_index(struct analysis *a, FILE *out)
 						fputc(' ', out);
 					fprintf(out, " %s ", buf);
 					col += print_name_only(a, s, out);
-					if (s->is_static && s->file) {
+					if (!o->lines && s->is_static && s->file) {
 						const char *f = o->print_path ? s->file : base_name(s->file);
 						fprintf(out, " (%s)", f);
 						col += (int)strlen(f) + 3;

@@ -76,6 +76,36 @@ static int static_name_ok(const char *name, const char *end)
 	return 1;
 }
 
+/* BFD's maybe_function_sym, generic and ARM: which .text symbols may name a function. */
+static void keep_code_sym(struct symtab *tab, const GElf_Sym *sym, const char *name, int machine,
+			  size_t *cap)
+{
+	int type = GELF_ST_TYPE(sym->st_info), bind = GELF_ST_BIND(sym->st_info);
+	uint64_t size = sym->st_size, value = sym->st_value;
+	if (type == STT_SECTION || type == STT_FILE || type == STT_OBJECT || type == STT_TLS ||
+	    type == STT_COMMON)
+		return;
+	if (machine == EM_ARM) {
+		if (type != STT_NOTYPE && type != STT_FUNC && type != STT_GNU_IFUNC && type != 13)
+			return;
+		if (bind == STB_LOCAL && name[0] == '$' && strchr("atdx", name[1]) && name[1] &&
+		    (name[2] == 0 || name[2] == '.'))
+			return;               /* mapping symbols */
+		if (type == STT_FUNC || type == STT_GNU_IFUNC || type == 13)
+			value &= ~(uint64_t)1;
+	} else if (size == 0 && bind == STB_LOCAL && type == STT_NOTYPE &&
+		   GELF_ST_VISIBILITY(sym->st_other) == STV_HIDDEN) {
+		return;
+	}
+	if (tab->ncode == *cap) {
+		*cap = *cap ? 2 * *cap : 1024;
+		tab->code = xrealloc(tab->code, *cap * sizeof *tab->code);
+	}
+	tab->code[tab->ncode++] = (struct code_sym){value, size ? size : 1, name,
+						     type == STT_FUNC || type == STT_GNU_IFUNC,
+						     bind == STB_GLOBAL};
+}
+
 static int is_debug_name(const char *n)
 {
 	return !strncmp(n, ".debug", 6) || !strncmp(n, ".gnu.linkonce.wi.", 17) ||
@@ -135,6 +165,7 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 		s->debugging = s->name && is_debug_name(s->name);
 		if (s->name && !strcmp(s->name, ".text") && !textscn) {
 			textscn = scn;
+			tab->text_start = sh.sh_addr;
 			tab->text_end = sh.sh_addr + sh.sh_size;
 		}
 		if (sh.sh_type == SHT_SYMTAB && !symscn) {
@@ -176,7 +207,7 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 	/* The entry size is the format's, whatever sh_entsize claims. */
 	size_t entsize = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
 	size_t nsyms = entsize ? symdata->d_size / entsize : 0;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, ncode_cap = 0;
 	for (size_t i = 1; i < nsyms; i++) {
 		GElf_Sym sym;
 		GElf_Word xndx = 0;
@@ -189,6 +220,9 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 			continue;
 		size_t shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
 		int is_local = bind == STB_LOCAL;
+		if (o->want_code_syms && textscn && shndx == elf_ndxscn(textscn) &&
+		    sym.st_shndx != SHN_ABS && sym.st_shndx != SHN_COMMON)
+			keep_code_sym(tab, &sym, strings + sym.st_name, eh.e_machine, &ncode_cap);
 		if (o->ignore_static && is_local)
 			continue;
 		const struct secinfo *sec = NULL;

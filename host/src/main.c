@@ -32,6 +32,7 @@ static void usage(FILE *f)
 "                              function before them)\n"
 "  -D, --ignore-non-functions  ignore symbols that are not functions\n"
 "  -i, --file-info             summary of each profile file\n"
+"  -l, --line                  line-by-line: one entry per source line (DWARF)\n"
 "  -C[SPEC], --exec-counts[=SPEC]  call counts per function (file:line order)\n"
 "  -Z[SPEC], --no-exec-counts[=SPEC]\n"
 "  -s, --sum                   write the sum of the profile files to gmon.sum\n"
@@ -74,6 +75,7 @@ static const struct option longopts[] = {
 	{"no-static", no_argument, 0, 'a'},
 	{"ignore-non-functions", no_argument, 0, 'D'},
 	{"file-info", no_argument, 0, 'i'},
+	{"line", no_argument, 0, 'l'},
 	{"exec-counts", optional_argument, 0, 'C'},
 	{"no-exec-counts", optional_argument, 0, 'Z'},
 	{"sum", no_argument, 0, 's'},
@@ -107,13 +109,13 @@ static void print_file_info(const struct profile *p, unsigned i)
 int main(int argc, char **argv)
 {
 	struct options o = {0};
-	struct elf_opts eo = {0, 0, 1};
+	struct elf_opts eo = {0, 0, 1, 0};
 	int format = 0, c;
 	o.ignore_zeros = 1;
 	o.width = 80;
 	o.dot_threshold = 0.5;
 
-	while ((c = getopt_long(argc, argv, "abC::De:E:f:F:hik:Ln:N:O:p::P::q::Q::sTvw:zZ::AJlrRcxyIt:m:S:d::", longopts,
+	while ((c = getopt_long(argc, argv, "abC::De:E:f:F:hik:lLn:N:O:p::P::q::Q::sTvw:zZ::AJrRcxyIt:m:S:d::", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a': eo.ignore_static = 1; break;
@@ -133,7 +135,8 @@ int main(int argc, char **argv)
 			}
 			o.user_specified |= STYLE_EXEC;
 			break;
-		case 'A': case 'J': case 'l': case 'r': case 'R': case 'c': case 'x': case 'y':
+		case 'l': o.lines = 1; eo.want_code_syms = 1; break;
+		case 'A': case 'J': case 'r': case 'R': case 'c': case 'x': case 'y':
 		case 'I': case 't': case 'm': case 'S': case 'd':
 			error("gprof's -%c (annotated source, line-by-line, ordering, static call "
 			      "graph, external symbol table, debug) is not supported by tgprof", c);
@@ -224,6 +227,8 @@ int main(int argc, char **argv)
 	if (symtab_read_elf(&tab, aout, &eo))
 		goto out_opts;
 	symtab_finalize(&tab);
+	if (o.lines && symtab_add_lines(&tab, aout))
+		goto out;
 	symspec_apply(&o, &tab);
 
 	prof.is64 = tab.is64;

@@ -3,6 +3,14 @@
 #include <string.h>
 #include "tgprof.h"
 
+static void sym_free(struct sym *s)
+{
+	free((char *)s->file);
+	free(s->dname);
+	if (s->owns_name)
+		free((char *)s->name);
+}
+
 /* By address; at one address functions before non-functions, globals before statics;
  * then the original order (glibc's qsort is a stable merge sort). */
 static int cmp_addr(const void *l, const void *r, void *ctx)
@@ -57,10 +65,10 @@ void symtab_finalize(struct symtab *tab)
 	for (src = sorted; src < sorted + tab->len; src++) {
 		if (src->addr == prev_addr) {
 			if (prefer_src(src, &dst[-1])) {
-				free((char *)dst[-1].file);
+				sym_free(&dst[-1]);
 				dst[-1] = *src;
 			} else {
-				free((char *)src->file);
+				sym_free(src);
 			}
 		} else {
 			if (dst > sorted && dst[-1].end_addr == 0)
@@ -69,7 +77,7 @@ void symtab_finalize(struct symtab *tab)
 				*dst++ = *src;
 				prev_addr = src->addr;
 			} else {
-				free((char *)src->file);
+				sym_free(src);
 			}
 		}
 	}
@@ -100,11 +108,10 @@ struct sym *symtab_lookup(const struct symtab *tab, uint64_t addr)
 void symtab_release(struct symtab *tab)
 {
 	if (tab->base)
-		for (size_t i = 0; i < tab->len; i++) {
-			free((char *)tab->base[i].file);
-			free(tab->base[i].dname);
-		}
+		for (size_t i = 0; i < tab->len; i++)
+			sym_free(&tab->base[i]);
 	free(tab->base);
 	free(tab->strings_keep);
+	free(tab->code);
 	memset(tab, 0, sizeof *tab);
 }

@@ -31,7 +31,7 @@ struct sym {
 	int dname_done;
 	const char *file;          /* source file from DWARF line info, or NULL */
 	int line;
-	unsigned is_static : 1, is_func : 1;
+	unsigned is_static : 1, is_func : 1, owns_name : 1;
 	unsigned sel;              /* bit set of symspec tables that select this symbol */
 	size_t order;              /* position in the raw symbol list (ties) */
 
@@ -66,13 +66,22 @@ struct arc {
 enum { INCL_GRAPH, EXCL_GRAPH, INCL_ARCS, EXCL_ARCS, INCL_FLAT, EXCL_FLAT,
        INCL_TIME, EXCL_TIME, INCL_EXEC, EXCL_EXEC, NUM_TABLES };
 
+/* A symbol BFD's _bfd_elf_find_function may name an address after (for -l). */
+struct code_sym {
+	uint64_t value, size;
+	const char *name;
+	unsigned is_function : 1, is_global : 1;
+};
+
 struct symtab {
 	struct sym *base;
 	size_t len;
 	size_t alloc_len;          /* entries before duplicate removal (gprof reads one past) */
-	uint64_t text_end;         /* .text vma + size */
+	uint64_t text_start, text_end; /* .text vma, vma + size */
 	int is64, big_endian, machine;
 	char *strings_keep;        /* the string table the names point into */
+	struct code_sym *code;     /* -l: .text symbols by value (stable), for function names */
+	size_t ncode;
 };
 
 /* elfsym.c: read function symbols of an ELF file through libelf, as gprof selects them. */
@@ -80,16 +89,21 @@ struct elf_opts {
 	int ignore_static;         /* -a */
 	int ignore_non_functions;  /* -D */
 	int want_lines;            /* look up file/line through libdw */
+	int want_code_syms;        /* -l: keep the .text symbols BFD names functions after */
 };
 int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts *o);
 void symtab_finalize(struct symtab *tab);
 struct sym *symtab_lookup(const struct symtab *tab, uint64_t addr);
 void symtab_release(struct symtab *tab);
+/* linesyms.c: -l, one symbol per source line (after the function symbols). */
+int symtab_add_lines(struct symtab *tab, const char *path);
 
 /* srcinfo.c */
 struct srcinfo;
 struct srcinfo *srcinfo_open(int fd);
 int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line);
+const char *srcinfo_function(struct srcinfo *si, uint64_t addr, int *linkage);
+const void *srcinfo_last_row(void);
 void srcinfo_close(struct srcinfo *si);
 
 /* ---- profile data (gmon.c) -------------------------------------------------------- */
@@ -154,6 +168,7 @@ struct options {
 	int bsd;                   /* -T */
 	int width;                 /* -w */
 	int print_path;            /* -L */
+	int lines;                 /* -l: line-by-line */
 	int units;                 /* 0 seconds, 1 ms, 2 us (--time-unit) */
 	int no_index;
 	int no_demangle;

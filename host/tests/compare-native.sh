@@ -50,7 +50,7 @@ build() {
 
 common=("" "-b" "-z" "-b -z" "-T" "-T -b" "-a" "-a -z" "-p" "-q" "-P" "-Q" "-i"
 	"-b -pmain" "-b -Pmain" "-b -qmain" "-b -Qmain" "-b -w 120" "-b -w 40" "-b -L"
-	"-b -nmain" "-b -Nmain" "-D -b" "-b -p -q" "-C" "-C -z")
+	"-b -nmain" "-b -Nmain" "-D -b" "-b -p -q" "-C" "-C -z" "-l -b" "-l -b -z" "-l -T")
 
 run_set() {
 	local name=$1; shift

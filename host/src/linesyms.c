@@ -1,0 +1,138 @@
+/* -l: symbols for source lines, made as gprof's core_create_line_syms makes them.  Every
+ * address of .text is looked up; where the (line, function, file) triple changes a line
+ * symbol begins, named after the DWARF function, static if its function is.  Function
+ * symbols then join them and the table is finalized again (at one address the function
+ * symbol wins). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "tgprof.h"
+
+/* ---- the name BFD's _bfd_elf_find_function gives an address ------------------------ */
+struct code_index {
+	const struct code_sym **v; /* by value, then symbol table order */
+	size_t n;
+};
+
+static int cmp_code(const void *l, const void *r, void *ctx)
+{
+	const struct code_sym *a = l, *b = r;
+	(void)ctx;
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* BFD's better_fit, for two symbols at the same address. */
+static int better_fit(const struct code_sym *best, const struct code_sym *s, uint64_t off)
+{
+	if (!best)
+		return 1;
+	if (best->value + best->size <= off)
+		return s->size > best->size;
+	if (s->value + s->size > off) {
+		if (best->is_function && !s->is_function)
+			return 0;
+		if (s->is_function && !best->is_function)
+			return 1;
+		if (best->is_global && !s->is_global)
+			return 0;
+		if (s->is_global && !best->is_global)
+			return 1;
+	}
+	return s->size > best->size;
+}
+
+static const char *code_name(const struct code_index *ci, uint64_t addr)
+{
+	size_t lo = 0, hi = ci->n;          /* first value > addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ci->v[mid]->value <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	uint64_t v = ci->v[lo - 1]->value;
+	size_t first = lo - 1;
+	while (first > 0 && ci->v[first - 1]->value == v)
+		first--;
+	const struct code_sym *best = NULL;
+	for (size_t i = first; i < lo; i++)
+		if (better_fit(best, ci->v[i], addr))
+			best = ci->v[i];
+	return best ? best->name : NULL;
+}
+
+int symtab_add_lines(struct symtab *tab, const char *path)
+{
+	struct code_index ci = {xmalloc((tab->ncode + 1) * sizeof *ci.v), tab->ncode};
+	for (size_t i = 0; i < tab->ncode; i++)
+		ci.v[i] = &tab->code[i];
+	msort_ptrs((void **)ci.v, ci.n, cmp_code, NULL);
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return error("%s: %s", path, strerror(errno));
+	struct srcinfo *si = srcinfo_open(fd);
+	struct sym *lines = NULL;
+	size_t n = 0, cap = 0;
+	size_t prev = SIZE_MAX;
+	const char *func = NULL;
+	for (uint64_t vma = tab->text_start; si && vma < tab->text_end; vma++) {
+		const char *file;
+		int line;
+		if (!srcinfo_lookup(si, vma, &file, &line))
+			continue;
+		/* as BFD: the innermost DWARF function (inlined or not, by its linkage name
+		 * if it has one), else the symbol table's function */
+		int linkage = 0;
+		func = srcinfo_function(si, vma, &linkage);
+		if (!func)
+			func = code_name(&ci, vma);
+		if (!func)
+			continue;
+		struct sym *p = prev != SIZE_MAX ? &lines[prev] : NULL;
+		if (p && p->line == line && !strcmp(p->name, func) && !strcmp(p->file, file))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			lines = xrealloc(lines, cap * sizeof *lines);
+			p = prev != SIZE_MAX ? &lines[prev] : NULL;
+		}
+		struct sym *s = &lines[n];
+		memset(s, 0, sizeof *s);
+		s->name = xstrdup(func);
+		s->owns_name = 1;
+		s->file = xstrdup(file);
+		s->line = line;
+		s->addr = vma;
+		if (p && !strcmp(s->file, p->file) && !strcmp(s->name, p->name)) {
+			s->is_static = p->is_static;
+		} else {
+			const struct sym *f = symtab_lookup(tab, vma);
+			if (f)
+				s->is_static = f->is_static;
+		}
+		prev = n++;
+	}
+	srcinfo_close(si);
+	close(fd);
+	free(ci.v);
+	/* line symbols first, then the function symbols, and sort again */
+	struct sym *all = xcalloc(n + tab->len + 1, sizeof *all);
+	if (n)
+		memcpy(all, lines, n * sizeof *all);
+	memcpy(all + n, tab->base, tab->len * sizeof *all);
+	free(lines);
+	free(tab->base);
+	tab->base = all;
+	tab->len += n;
+	for (size_t i = 0; i < tab->len; i++)
+		all[i].order = i;     /* function symbols keep their end (as in gprof) */
+	symtab_finalize(tab);
+	return 0;
+}
