@@ -58,6 +58,8 @@
 
 #define FILE_NAME "gmon.out"
 
+/* The daemon's state. Owned here and touched only in lwIP's context (the callbacks and the
+ * filter below, profile_tftp_start from profile_on); profile_tftp_get_stats copies it. */
 static struct {
     int started;
     struct udp_pcb *pcb;        /* lwIP's server PCB, with the filter as its callback */

@@ -24,9 +24,10 @@ def main():
 
         files, secs = [], []
         p1 = os.path.join(tg.dir, "get1.gmon")
-        rc, out, s = tl.tftp_hpa(tg.port, p1)
+        rc, out, s = tl.tftp_hpa(tg.port, p1, connect=True)
         t.ok(rc == 0 and re.search(r"Received \d+ bytes", out) and os.path.getsize(p1) > 0,
-             "get 1 with tftp-hpa (binary) while the firmware runs (%.2f s)" % s, out)
+             "get 1 with tftp-hpa, the eCos session (connect, binary, get), while the "
+             "firmware runs (%.2f s)" % s, out)
         files.append(p1)
         secs.append(s)
         time.sleep(1.0)

@@ -111,12 +111,19 @@ class Target:
         return {k: int(v) for k, v in re.findall(r"(\w+) = (\d+)", m.group(1))}
 
 
-def tftp_hpa(port, dest, mode="binary", timeout=60):
-    """tftp-hpa, interactively as a user would: binary, get. Returns (rc, output, seconds)."""
+def tftp_hpa(port, dest, mode="binary", timeout=60, connect=False):
+    """tftp-hpa, interactively as a user would: binary, get. With connect, the eCos
+    manual's session: `tftp` alone, then `connect 127.0.0.1 PORT` (Debian's tftp-hpa 5.2,
+    started without a host, first asks "(to)"; an empty answer dismisses it).
+    Returns (rc, output, seconds)."""
     d = os.path.dirname(dest)
     script = "verbose\n%s\nget gmon.out %s\nquit\n" % (mode, os.path.basename(dest))
+    args = ["tftp", "127.0.0.1", str(port)]
+    if connect:
+        script = "\nconnect 127.0.0.1 %d\n" % port + script
+        args = ["tftp"]
     t0 = time.time()
-    p = subprocess.run(["tftp", "127.0.0.1", str(port)], input=script, cwd=d, text=True,
+    p = subprocess.run(args, input=script, cwd=d, text=True,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
     return p.returncode, p.stdout, time.time() - t0
 
