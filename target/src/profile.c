@@ -39,13 +39,18 @@ void profile_clear(struct profile_state *s)
         memset(s->bins, 0, (size_t)s->nbins * sizeof s->bins[0]);
     if (s->heads)
         memset(s->heads, 0, (size_t)s->nslots * sizeof s->heads[0]);
+    profile_clear_counts(s);
+    s->resetting = 0;
+}
+
+void profile_clear_counts(struct profile_state *s)
+{
     s->arcs_used = 0;
     s->samples = 0;
     s->samples_out_of_range = 0;
     s->buckets_saturated = 0;
     s->arcs_dropped = 0;
     s->arcs_out_of_range = 0;
-    s->resetting = 0;
 }
 
 int profile_slow_path(struct profile_state *s)

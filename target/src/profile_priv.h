@@ -95,4 +95,7 @@ int profile_slow_path(struct profile_state *s);
 /* Clears bins, arcs and counters. Called with interrupts masked. */
 void profile_clear(struct profile_state *s);
 
+/* Zeroes the counters and empties the arc table (not the arrays). Interrupts masked. */
+void profile_clear_counts(struct profile_state *s);
+
 #endif

@@ -33,12 +33,7 @@ int profile_snapshot_take(struct profile_gmon_reader *r)
         profile_frozen.spare = NULL;
         profile_set_layout(s, s->spare);
         s->spare = NULL;
-        s->arcs_used = 0;
-        s->samples = 0;
-        s->samples_out_of_range = 0;
-        s->buckets_saturated = 0;
-        s->arcs_dropped = 0;
-        s->arcs_out_of_range = 0;
+        profile_clear_counts(s);  /* the spare's arrays are zero already */
     }
     hal_profile_irq_restore(irq);
     if (rc == 0) {
