@@ -18,8 +18,14 @@ uint32_t alloc_bytes[sizeof alloc_ranges / sizeof alloc_ranges[0]];
 uint32_t alloc_arcs[sizeof alloc_ranges / sizeof alloc_ranges[0]];
 
 __attribute__((noinline)) void empty(void) { __asm__ volatile(""); }
-/* One call site: the first call makes the arc, the second finds it. */
-__attribute__((noinline, noipa)) void call_empty(void) { empty(); bench_sink++; /* not a tail call */ }
+/* One call site, run twice: the first call makes the arc, the second finds it at the head
+ * of its chain (nothing else is recorded in between). */
+volatile int bench_twice = 2;
+__attribute__((noinline, noipa)) void call_empty(void)
+{
+    for (int i = 0; i < bench_twice; i++)
+        empty();
+}
 __attribute__((noinline)) void leaf(void) { bench_sink++; }
 
 /* 1000 distinct call sites of leaf(): 1000 arcs. */
@@ -52,7 +58,6 @@ int main(void)
     if (profile_on(_stext, _stext + 512 * 1024, 16, 100) != 0)
         printf("bench: profile_on failed\n");
     bench_mark(1);   /* the script single-steps the two calls below */
-    call_empty();
     call_empty();
     bench_mark(2);
     thousand_sites();
