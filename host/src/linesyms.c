@@ -70,6 +70,9 @@ static const char *code_name(const struct code_index *ci, uint64_t addr)
 
 int symtab_add_lines(struct symtab *tab, const char *path)
 {
+	if (tab->text_end - tab->text_start > ((uint64_t)1 << 28))
+		return error("%s: .text of %llu bytes is too large to walk line by line", path,
+			     (unsigned long long)(tab->text_end - tab->text_start));
 	struct code_index ci = {xmalloc((tab->ncode + 1) * sizeof *ci.v), tab->ncode};
 	for (size_t i = 0; i < tab->ncode; i++)
 		ci.v[i] = &tab->code[i];

@@ -81,7 +81,7 @@ void symtab_finalize(struct symtab *tab)
 			}
 		}
 	}
-	if (dst[-1].end_addr == 0)
+	if (dst > sorted && dst[-1].end_addr == 0)
 		dst[-1].end_addr = tab->text_end - 1;
 	tab->len = dst - sorted;
 	for (size_t i = 0; i < tab->len; i++)

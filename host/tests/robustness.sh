@@ -98,6 +98,11 @@ for pair in x.elf:good.gmon a.elf:good32.gmon; do
 	done
 	if [ $fails -eq 0 ]; then ok "$elf with 30 mutations: no crash"; else nok "$elf mutated: $fails bad runs; $bad"; fi
 done
+# Found by the fuzzer: every function after .text, and -l (the table ends up empty).
+printf '\t.text\n\t.fill 16,1,0\n\t.section .text2,"ax"\n\t.globl f\n\t.type f, %%function\nf:\n\t.fill 8,1,0\n\t.size f, 8\n' > after.s
+gcc -nostdlib -static -Wl,-e,f after.s -o after.elf &&
+	run_case "functions after .text, -l" after.elf -l -b after.elf good.gmon && ok "all functions after .text, with -l" ||
+	nok "functions after .text: $bad"
 : > empty
 run_case "empty ELF" empty -b empty good.gmon && [ $? = 0 ] && grep -q "empty" err.txt && ok "empty ELF file rejected" || nok "empty ELF: $bad"
 run_case "missing gmon" nothere -b x.elf nothere && grep -q "nothere: No such file" err.txt && ok "missing gmon.out named" || nok "missing gmon.out: $bad"
