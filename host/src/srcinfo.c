@@ -1,8 +1,13 @@
 /* Source file and line of an address, from DWARF through libdw, found the way BFD finds
- * them for gprof: the first compilation unit (in .debug_info order) whose ranges hold
- * the address answers, even where a later unit would be the better answer (sections
- * dropped by --gc-sections leave ranges at address 0 in the earlier units), and a
- * relative file name is prefixed with the unit's compilation directory. */
+ * them for gprof.  BFD reads compilation units lazily, in .debug_info order, until one
+ * holds the address; it remembers the ranges of the units it has read, and of the
+ * functions of the units it has looked into (a range touching one the unit already has
+ * extends that one), in the order it learnt them, and asks the first unit whose
+ * remembered range holds an address.  So the answer can depend on the questions asked
+ * before (sections dropped by --gc-sections leave ranges at 0 in early units; assembler
+ * output gives Thumb functions ranges one byte past their unit); the same state is kept
+ * here, and gprof's questions are asked in gprof's order.  A relative file name is
+ * prefixed with the unit's compilation directory, as BFD does. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,69 +37,45 @@ struct functab {
 
 struct srcinfo {
 	Dwarf *dw;
-	struct functab *funcs;  /* per unit, built on first use */
+	struct functab *funcs;  /* per unit, built when BFD would scan it */
 	Dwarf_Die *cus;
 	size_t ncus;
-	struct range *ranges;   /* all ranges, in unit order */
-	size_t nranges;
-	uint64_t *edges;        /* sorted distinct range ends: elementary segments */
-	size_t nedges;
-	size_t *owner;          /* per segment: first unit covering it, or SIZE_MAX */
-	int *has_ranges;
+	struct range *curanges; /* every unit's own ranges, in unit order */
+	size_t ncuranges;
+	size_t *cufirst;        /* per unit: its first entry in curanges (ncus + 1) */
+	size_t nread;           /* units read so far */
+	struct range *known;    /* ranges learnt so far, in the order learnt */
+	size_t nknown, known_cap;
+	size_t *without;        /* read units without ranges, latest first */
+	size_t nwithout;
+	unsigned *mark;         /* per unit: the question it was last asked */
+	unsigned stamp;
 	char *path;             /* the last answer */
 };
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static size_t seg_of(const struct srcinfo *si, uint64_t addr)
-{
-	size_t lo = 0, hi = si->nedges;       /* first edge > addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (si->edges[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo == 0 ? SIZE_MAX : lo - 1;   /* segment [edges[i], edges[i+1]) */
-}
-
-static void add_range(struct srcinfo *si, size_t *rcap, uint64_t lo, uint64_t hi, size_t cu)
+/* Learn a range of unit CU: extend a range of the unit it touches or overlaps (in place,
+ * so it keeps its rank), or add it at the end (BFD's insert_arange_in_trie). */
+static void learn(struct srcinfo *si, uint64_t lo, uint64_t hi, size_t cu)
 {
 	if (hi <= lo)
 		return;
-	if (si->nranges == *rcap) {
-		*rcap = *rcap ? 2 * *rcap : 256;
-		si->ranges = xrealloc(si->ranges, *rcap * sizeof *si->ranges);
-	}
-	si->ranges[si->nranges++] = (struct range){lo, hi, cu};
-	si->has_ranges[cu] = 1;
-}
-
-/* BFD also counts the ranges of a unit's functions as the unit's (assembler output
- * gives Thumb functions ranges one byte past the unit's). */
-static void add_function_ranges(struct srcinfo *si, size_t *rcap, Dwarf_Die *die, size_t cu,
-				int depth)
-{
-	Dwarf_Die child;
-	if (depth > 8 || dwarf_child(die, &child) != 0)
-		return;
-	do {
-		int tag = dwarf_tag(&child);
-		if (tag == DW_TAG_subprogram) {
-			Dwarf_Addr base, lo, hi;
-			ptrdiff_t r = 0;
-			while ((r = dwarf_ranges(&child, r, &base, &lo, &hi)) > 0)
-				add_range(si, rcap, lo, hi, cu);
-		} else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
-			   tag == DW_TAG_structure_type) {
-			add_function_ranges(si, rcap, &child, cu, depth + 1);
+	for (size_t i = 0; i < si->nknown; i++) {
+		struct range *k = &si->known[i];
+		if (k->cu != cu)
+			continue;
+		if (lo == k->lo || hi == k->hi || (lo <= k->lo ? k->lo <= hi : lo <= k->hi)) {
+			if (lo < k->lo)
+				k->lo = lo;
+			if (hi > k->hi)
+				k->hi = hi;
+			return;
 		}
-	} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (si->nknown == si->known_cap) {
+		si->known_cap = si->known_cap ? 2 * si->known_cap : 256;
+		si->known = xrealloc(si->known, si->known_cap * sizeof *si->known);
+	}
+	si->known[si->nknown++] = (struct range){lo, hi, cu};
 }
 
 struct srcinfo *srcinfo_open(int fd)
@@ -110,63 +91,33 @@ struct srcinfo *srcinfo_open(int fd)
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die die;
 		if (dwarf_offdie(dw, off + hsize, &die)) {
-			if (si->ncus == cap) {
+			if (si->ncus + 1 >= cap) {
 				cap = cap ? 2 * cap : 64;
 				si->cus = xrealloc(si->cus, cap * sizeof *si->cus);
-				si->has_ranges = xrealloc(si->has_ranges, cap * sizeof *si->has_ranges);
+				si->cufirst = xrealloc(si->cufirst, (cap + 1) * sizeof *si->cufirst);
 			}
 			size_t cu = si->ncus++;
 			si->cus[cu] = die;
-			si->has_ranges[cu] = 0;
+			si->cufirst[cu] = si->ncuranges;
 			Dwarf_Addr base, lo, hi;
 			ptrdiff_t r = 0;
-			while ((r = dwarf_ranges(&die, r, &base, &lo, &hi)) > 0)
-				add_range(si, &rcap, lo, hi, cu);
-			add_function_ranges(si, &rcap, &die, cu, 0);
+			while ((r = dwarf_ranges(&die, r, &base, &lo, &hi)) > 0) {
+				if (hi <= lo)
+					continue;
+				if (si->ncuranges == rcap) {
+					rcap = rcap ? 2 * rcap : 256;
+					si->curanges = xrealloc(si->curanges, rcap * sizeof *si->curanges);
+				}
+				si->curanges[si->ncuranges++] = (struct range){lo, hi, cu};
+			}
 		}
 		off = next;
 	}
+	si->cufirst = xrealloc(si->cufirst, (si->ncus + 1) * sizeof *si->cufirst);
+	si->cufirst[si->ncus] = si->ncuranges;
 	si->funcs = xcalloc(si->ncus + 1, sizeof *si->funcs);
-	/* Paint each elementary segment with the first unit that covers it. */
-	si->edges = xmalloc((2 * si->nranges + 1) * sizeof *si->edges);
-	for (size_t i = 0; i < si->nranges; i++) {
-		si->edges[2 * i] = si->ranges[i].lo;
-		si->edges[2 * i + 1] = si->ranges[i].hi;
-	}
-	qsort(si->edges, 2 * si->nranges, sizeof *si->edges, cmp_u64);
-	size_t ne = 0;
-	for (size_t i = 0; i < 2 * si->nranges; i++)
-		if (!ne || si->edges[ne - 1] != si->edges[i])
-			si->edges[ne++] = si->edges[i];
-	si->nedges = ne;
-	size_t nseg = ne ? ne - 1 : 0;
-	si->owner = xmalloc((nseg + 1) * sizeof *si->owner);
-	size_t *skip = xmalloc((nseg + 2) * sizeof *skip);   /* next unpainted segment */
-	for (size_t i = 0; i <= nseg; i++) {
-		si->owner[i] = SIZE_MAX;
-		skip[i] = i;
-	}
-	skip[nseg + 1] = nseg + 1;
-	for (size_t i = 0; i < si->nranges; i++) {   /* ranges are in unit order */
-		size_t s = seg_of(si, si->ranges[i].lo);
-		uint64_t hi = si->ranges[i].hi;
-		for (;;) {
-			size_t r = s;                         /* find the next unpainted */
-			while (skip[r] != r)
-				r = skip[r];
-			while (skip[s] != r) {
-				size_t n = skip[s];
-				skip[s] = r;
-				s = n;
-			}
-			s = r;
-			if (s >= nseg || si->edges[s] >= hi)
-				break;
-			si->owner[s] = si->ranges[i].cu;
-			skip[s] = s + 1;
-		}
-	}
-	free(skip);
+	si->without = xmalloc((si->ncus + 1) * sizeof *si->without);
+	si->mark = xcalloc(si->ncus + 1, sizeof *si->mark);
 	return si;
 }
 
@@ -222,6 +173,8 @@ static const struct func *func_at(struct srcinfo *si, size_t cu, uint64_t addr)
 		size_t cap = 0, seq = 0;
 		t->built = 1;
 		collect_funcs(t, &cap, &si->cus[cu], 0, &seq);
+		for (size_t i = 0; i < t->n; i++)     /* BFD learns them as it scans */
+			learn(si, t->v[i].lo, t->v[i].hi, cu);
 		if (t->n > 1)
 			qsort(t->v, t->n, sizeof *t->v, cmp_func);
 	}
@@ -297,9 +250,10 @@ static int answer(struct srcinfo *si, size_t cu, uint64_t addr, const char **fil
 {
 	last_cu = cu;
 	last_row = NULL;
+	const struct func *fn = func_at(si, cu, addr);   /* BFD scans the unit first */
 	Dwarf_Line *l = row_at(&si->cus[cu], addr);
 	if (!l)
-		return func_at(si, cu, addr) ? -1 : 0;
+		return fn ? -1 : 0;
 	int ln = 0;
 	if (dwarf_lineno(l, &ln) != 0 || ln == 0)
 		return -1;
@@ -324,10 +278,10 @@ static int answer(struct srcinfo *si, size_t cu, uint64_t addr, const char **fil
 	return 1;
 }
 
-static int covers(const struct srcinfo *si, size_t cu, uint64_t addr)
+static int cu_holds(const struct srcinfo *si, size_t cu, uint64_t addr)
 {
-	for (size_t i = 0; i < si->nranges; i++)
-		if (si->ranges[i].cu == cu && si->ranges[i].lo <= addr && addr < si->ranges[i].hi)
+	for (size_t i = si->cufirst[cu]; i < si->cufirst[cu + 1]; i++)
+		if (si->curanges[i].lo <= addr && addr < si->curanges[i].hi)
 			return 1;
 	return 0;
 }
@@ -336,21 +290,35 @@ int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *li
 {
 	if (!si)
 		return 0;
-	size_t s = seg_of(si, addr);
-	size_t first = SIZE_MAX;
-	if (s != SIZE_MAX && s + 1 < si->nedges)
-		first = si->owner[s];
 	int r;
-	if (first != SIZE_MAX) {
-		if ((r = answer(si, first, addr, file, line)) != 0)
+	si->stamp++;
+	/* the units whose learnt ranges hold the address, in the order learnt (asking a
+	 * unit can teach more ranges: they are looked at too) */
+	for (size_t i = 0; i < si->nknown; i++) {
+		const struct range k = si->known[i];
+		if (addr < k.lo || addr >= k.hi || si->mark[k.cu] == si->stamp)
+			continue;
+		si->mark[k.cu] = si->stamp;
+		if ((r = answer(si, k.cu, addr, file, line)) != 0)
 			return r > 0;
-		for (size_t cu = first + 1; cu < si->ncus; cu++)
-			if (covers(si, cu, addr) && (r = answer(si, cu, addr, file, line)) != 0)
-				return r > 0;
 	}
-	for (size_t cu = 0; cu < si->ncus; cu++)     /* units without ranges */
-		if (!si->has_ranges[cu] && (r = answer(si, cu, addr, file, line)) != 0)
+	for (size_t i = 0; i < si->nwithout; i++)
+		if ((r = answer(si, si->without[i], addr, file, line)) != 0)
 			return r > 0;
+	/* read on */
+	while (si->nread < si->ncus) {
+		size_t cu = si->nread++;
+		for (size_t i = si->cufirst[cu]; i < si->cufirst[cu + 1]; i++)
+			learn(si, si->curanges[i].lo, si->curanges[i].hi, cu);
+		int none = si->cufirst[cu] == si->cufirst[cu + 1];
+		if (none) {
+			memmove(si->without + 1, si->without, si->nwithout * sizeof *si->without);
+			si->without[0] = cu;
+			si->nwithout++;
+		}
+		if ((none || cu_holds(si, cu, addr)) && (r = answer(si, cu, addr, file, line)) != 0)
+			return r > 0;
+	}
 	return 0;
 }
 
@@ -378,10 +346,11 @@ void srcinfo_close(struct srcinfo *si)
 		free(si->funcs[i].v);
 	free(si->funcs);
 	free(si->cus);
-	free(si->has_ranges);
-	free(si->ranges);
-	free(si->edges);
-	free(si->owner);
+	free(si->cufirst);
+	free(si->curanges);
+	free(si->known);
+	free(si->without);
+	free(si->mark);
 	free(si->path);
 	free(si);
 }

@@ -40,7 +40,7 @@ cd "$W" || exit 1
 for p in "${pairs[@]}"; do
 	# shellcheck disable=SC2086
 	set -- $p
-	for o in "" "-b" "-b -z" "-T" "-i" "-b -a" "-b -pmain" "-b -Qmain" "-l -b"; do
+	for o in "" "-b" "-b -z" "-T" "-i" "-b -a" "-b -pmain" "-b -Qmain" "-l -b" "-l -b -z" "-C -z"; do
 		# shellcheck disable=SC2086
 		(cd "$OLDPWD" && arm-none-eabi-gprof $o "$@" > "$W/ref.out" 2> /dev/null; echo $? > "$W/ref.rc")
 		# shellcheck disable=SC2086
