@@ -81,6 +81,28 @@ fi
 if build clones "-O2 -g" 100000 clones.c; then
 	run_set clones "-b -pchecksum" "-b -Qscale"
 fi
+# Many compilation units and functions with DWARF (statics among them), generated.
+d=$W/many
+mkdir -p "$d/src"
+for f in $(seq 0 19); do
+	awk -v f=$f 'BEGIN {
+		for (i = 0; i < 200; i++)
+			printf "%sint f%d_%d(int x) { return x * %d + %d; }\n", (i % 3 ? "" : "static "), f, i, i, f
+		printf "int use%d(int x) { int s = 0;\n", f
+		for (i = 0; i < 200; i += 3) printf "  for (int k = 0; k < %d; k++) s += f%d_%d(x + k);\n", 50 + i, f, i
+		print "  return s; }" }' > "$d/src/u$f.c"
+done
+{ for f in $(seq 0 19); do echo "int use$f(int);"; done
+  echo "int main(void) { int s = 0; for (int r = 0; r < 400; r++) {"
+  for f in $(seq 0 19); do echo " s += use$f(r);"; done
+  echo "} return s & 1; }"; } > "$d/src/main.c"
+if gcc -pg -O0 -g "$d"/src/*.c -o "$d/prog" 2> "$d/cc.err" &&
+	(cd "$d" && { ./prog; ./prog; true; } && cp gmon.out gmon.1 && cp gmon.out gmon.2); then
+	run_set many "-b -pu3.c" "-b -Pu7.c:f7_3"
+else
+	nok "many: building or running"; sed 's/^/# /' "$d/cc.err" | head
+fi
+
 # A real program of some size: tgprof itself, built with -pg, analysing a generated
 # profile of 20000 functions (its own sorting, hashing and printing get the samples).
 d=$W/self
