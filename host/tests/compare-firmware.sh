@@ -36,21 +36,36 @@ if [ ${#pairs[@]} -eq 0 ]; then
 	echo "1..1"
 	exit 0
 fi
-cd "$W" || exit 1
+# Copies: other sessions may rebuild these files while the comparison runs.
+k=0
 for p in "${pairs[@]}"; do
+	k=$((k + 1))
+	mkdir -p "$W/in$k"
+	# shellcheck disable=SC2086
+	set -- $p
+	copies=()
+	for f in "$@"; do cp "$f" "$W/in$k/" && copies+=("$W/in$k/$(basename "$f")"); done
+	pairs[k - 1]="${copies[*]}"
+	names[k - 1]="$p"
+done
+cd "$W" || exit 1
+k=0
+for p in "${pairs[@]}"; do
+	name=${names[k]}
+	k=$((k + 1))
 	# shellcheck disable=SC2086
 	set -- $p
 	for o in "" "-b" "-b -z" "-T" "-i" "-b -a" "-b -pmain" "-b -Qmain" "-l -b" "-l -b -z" "-C -z"; do
 		# shellcheck disable=SC2086
-		(cd "$OLDPWD" && arm-none-eabi-gprof $o "$@" > "$W/ref.out" 2> /dev/null; echo $? > "$W/ref.rc")
+		(cd "$W/in$k" && arm-none-eabi-gprof $o "$@" > "$W/ref.out" 2> /dev/null; echo $? > "$W/ref.rc")
 		# shellcheck disable=SC2086
-		(cd "$OLDPWD" && "$T" $o "$@" > "$W/our.out" 2> "$W/our.err"; echo $? > "$W/our.rc")
+		(cd "$W/in$k" && "$T" $o "$@" > "$W/our.out" 2> "$W/our.err"; echo $? > "$W/our.rc")
 		if grep -q 'AddressSanitizer\|runtime error:\|LeakSanitizer' our.err; then
-			nok "$* [$o]: sanitizer report"
+			nok "$name [$o]: sanitizer report"
 		elif cmp -s ref.out our.out && cmp -s ref.rc our.rc; then
-			ok "$* [$o]"
+			ok "$name [$o]"
 		else
-			nok "$* [$o]: differs"; diff ref.out our.out | head -10 | sed 's/^/# /'
+			nok "$name [$o]: differs"; diff ref.out our.out | head -10 | sed 's/^/# /'
 		fi
 	done
 done
