@@ -38,4 +38,36 @@ for sz in $sizes; do
 	printf '%-26s %10.2f %10.2f %7.0fx  %s (%s lines)\n' "$nf functions, $na arcs" "$g" "$o" \
 		"$(awk "BEGIN { print $g / $o }")" "$same" "$(wc -l < ref.out)"
 done
+# Line by line (-l) on a program with DWARF: 100 units of 100 functions, built with
+# -ffunction-sections and --gc-sections as firmware is (BENCH_DWARF=0 leaves it out).
+if [ "${BENCH_DWARF:-1}" != 0 ]; then
+	d=dwarf
+	if [ ! -x $d/prog ]; then
+		mkdir -p $d/src
+		for f in $(seq 0 99); do
+			awk -v f=$f 'BEGIN {
+				for (i = 0; i < 100; i++)
+					printf "%s__attribute__((noinline)) int f%d_%d(int x) { return x * %d + %d; }\n", (i % 3 ? "" : "static "), f, i, i, f
+				printf "int use%d(int x) { int s = 0;\n", f
+				for (i = 0; i < 100; i++) printf "  s += f%d_%d(x);\n", f, i
+				print "  return s; }" }' > $d/src/u$f.c
+		done
+		{ for f in $(seq 0 99); do echo "int use$f(int);"; done
+		  echo "int main(void) { int s = 0;"
+		  for f in $(seq 0 99); do echo " s += use$f(1);"; done
+		  echo " return s & 1; }"; } > $d/src/main.c
+		gcc -g -O2 -pg -ffunction-sections -Wl,--gc-sections $d/src/*.c -o $d/prog || exit 1
+	fi
+	(cd $d && ./prog)
+	for o in "-b" "-b -l"; do
+		# shellcheck disable=SC2086
+		{ t0=$(now); gprof $o $d/prog $d/gmon.out > ref.out; t1=$(now)
+		  "$T" $o $d/prog $d/gmon.out > our.out; t2=$(now); }
+		g=$(awk "BEGIN { print $t1 - $t0 }") o2=$(awk "BEGIN { print $t2 - $t1 }")
+		same=identical
+		cmp -s ref.out our.out || { same=DIFFERENT; status=1; }
+		printf '%-26s %10.2f %10.2f %7.0fx  %s (%s lines)\n' "DWARF, 10k functions, $o" "$g" "$o2" \
+			"$(awk "BEGIN { print $g / $o2 }")" "$same" "$(wc -l < ref.out)"
+	done
+fi
 exit $status
