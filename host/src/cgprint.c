@@ -36,9 +36,12 @@ int print_name_only(const struct analysis *a, const struct sym *s, FILE *out)
 	const char *name = print_dname(a, s);
 	fputs(name, out);
 	int size = (int)strlen(name);
-	if (a->opt->lines && s->file) {
+	if ((a->opt->lines || a->opt->inline_files) && s->file) {
 		const char *f = a->opt->print_path ? s->file : base_name(s->file);
-		size += fprintf(out, " (%s:%d @ %llx)", f, s->line, (unsigned long long)s->addr);
+		if (a->opt->lines)
+			size += fprintf(out, " (%s:%d @ %llx)", f, s->line, (unsigned long long)s->addr);
+		else
+			size += fprintf(out, " (%s:%d)", f, s->line);
 	}
 	return size;
 }

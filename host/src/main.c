@@ -41,6 +41,8 @@ static void usage(FILE *f)
 "  -L, --print-path            full source paths in the index\n"
 "  -O FMT, --file-format=FMT   auto (default), magic (GNU) or bsd\n"
 "  --no-demangle               print C++ names as in the symbol table\n"
+"  --inline-file-names         file and line after every name\n"
+"  -S FILE, --external-symbol-table=FILE  symbols from an nm-style listing\n"
 "  -v, --version               version\n"
 "  -h, --help                  this help\n"
 "\n"
@@ -60,7 +62,7 @@ static void usage(FILE *f)
 "standard error.\n");
 }
 
-enum { OPT_DEMANGLE = 300, OPT_NO_DEMANGLE,
+enum { OPT_DEMANGLE = 300, OPT_NO_DEMANGLE, OPT_INLINE_FILES,
        OPT_DOT = 256, OPT_SVG, OPT_CALLGRIND, OPT_JSON, OPT_THRESHOLD, OPT_UNIT };
 
 static const struct option longopts[] = {
@@ -93,6 +95,8 @@ static const struct option longopts[] = {
 	{"time-unit", required_argument, 0, OPT_UNIT},
 	{"demangle", optional_argument, 0, OPT_DEMANGLE},
 	{"no-demangle", no_argument, 0, OPT_NO_DEMANGLE},
+	{"inline-file-names", no_argument, 0, OPT_INLINE_FILES},
+	{"external-symbol-table", required_argument, 0, 'S'},
 	{0, 0, 0, 0},
 };
 
@@ -111,11 +115,12 @@ int main(int argc, char **argv)
 	struct options o = {0};
 	struct elf_opts eo = {0, 0, 1, 0};
 	int format = 0, c;
+	const char *ext_syms = NULL;
 	o.ignore_zeros = 1;
 	o.width = 80;
 	o.dot_threshold = 0.5;
 
-	while ((c = getopt_long(argc, argv, "abC::De:E:f:F:hik:lLn:N:O:p::P::q::Q::sTvw:zZ::AJrRcxyIt:m:S:d::", longopts,
+	while ((c = getopt_long(argc, argv, "abC::De:E:f:F:hik:lLn:N:O:p::P::q::Q::sS:Tvw:zZ::AJrRcxyIt:m:d::", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a': eo.ignore_static = 1; break;
@@ -136,10 +141,11 @@ int main(int argc, char **argv)
 			o.user_specified |= STYLE_EXEC;
 			break;
 		case 'l': o.lines = 1; eo.want_code_syms = 1; break;
+		case 'S': ext_syms = optarg; break;
 		case 'A': case 'J': case 'r': case 'R': case 'c': case 'x': case 'y':
-		case 'I': case 't': case 'm': case 'S': case 'd':
-			error("gprof's -%c (annotated source, line-by-line, ordering, static call "
-			      "graph, external symbol table, debug) is not supported by tgprof", c);
+		case 'I': case 't': case 'm': case 'd':
+			error("gprof's -%c (annotated source, ordering, static call graph, debug) "
+			      "is not supported by tgprof", c);
 			return 1;
 		case 'D': eo.ignore_non_functions = 1; break;
 		case 'e': symspec_add(&o, optarg, EXCL_GRAPH); break;
@@ -196,6 +202,7 @@ int main(int argc, char **argv)
 			if (o.width < 4) { error("bad width %s", optarg); return 1; }
 			break;
 		case 'z': o.ignore_zeros = 0; break;
+		case OPT_INLINE_FILES: o.inline_files = 1; break;
 		case OPT_DEMANGLE: o.no_demangle = 0; break;
 		case OPT_NO_DEMANGLE: o.no_demangle = 1; break;
 		case OPT_DOT: o.dot = optarg; break;
@@ -226,6 +233,8 @@ int main(int argc, char **argv)
 	struct analysis a = {0};
 	if (symtab_read_elf(&tab, aout, &eo))
 		goto out_opts;
+	if (ext_syms && symtab_read_listing(&tab, ext_syms))
+		goto out;
 	symtab_finalize(&tab);
 	if (o.lines && symtab_add_lines(&tab, aout))
 		goto out;

@@ -105,6 +105,17 @@ struct sym *symtab_lookup(const struct symtab *tab, uint64_t addr)
 	return addr <= s->end_addr ? s : NULL;
 }
 
+/* Forget the symbols (their strings too), keep the rest of the table. */
+void symtab_drop_syms(struct symtab *tab)
+{
+	if (tab->base)
+		for (size_t i = 0; i < tab->len; i++)
+			sym_free(&tab->base[i]);
+	free(tab->base);
+	tab->base = NULL;
+	tab->len = tab->alloc_len = 0;
+}
+
 void symtab_release(struct symtab *tab)
 {
 	if (tab->base)

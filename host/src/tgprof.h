@@ -95,8 +95,11 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 void symtab_finalize(struct symtab *tab);
 struct sym *symtab_lookup(const struct symtab *tab, uint64_t addr);
 void symtab_release(struct symtab *tab);
+void symtab_drop_syms(struct symtab *tab);
 /* linesyms.c: -l, one symbol per source line (after the function symbols). */
 int symtab_add_lines(struct symtab *tab, const char *path);
+/* extsyms.c: -S, symbols from an nm-style listing instead of the ELF's */
+int symtab_read_listing(struct symtab *tab, const char *path);
 
 /* srcinfo.c */
 struct srcinfo;
@@ -169,6 +172,7 @@ struct options {
 	int width;                 /* -w */
 	int print_path;            /* -L */
 	int lines;                 /* -l: line-by-line */
+	int inline_files;          /* --inline-file-names */
 	int units;                 /* 0 seconds, 1 ms, 2 us (--time-unit) */
 	int no_index;
 	int no_demangle;

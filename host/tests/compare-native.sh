@@ -52,11 +52,13 @@ build() {
 
 common=("" "-b" "-z" "-b -z" "-T" "-T -b" "-a" "-a -z" "-p" "-q" "-P" "-Q" "-i"
 	"-b -pmain" "-b -Pmain" "-b -qmain" "-b -Qmain" "-b -w 120" "-b -w 40" "-b -L"
-	"-b -nmain" "-b -Nmain" "-D -b" "-b -p -q" "-C" "-C -z" "-l -b" "-l -b -z" "-l -T")
+	"-b -nmain" "-b -Nmain" "-D -b" "-b -p -q" "-C" "-C -z" "-l -b" "-l -b -z" "-l -T"
+	"-b --inline-file-names" "-b -S prog.nm")
 
 run_set() {
 	local name=$1; shift
 	local d=$W/$name
+	nm "$d/prog" > "$d/prog.nm"
 	for o in "${common[@]}" "$@"; do
 		# shellcheck disable=SC2086
 		check "$name [$o]" "$d" $o prog gmon.out
