@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 				cg_assemble(&a);
 			flat_print(&a, devnull);
 			if (a.cg_sorted) {
-				cg_print(&a, devnull);
+				cg_print(&a, devnull, 1);
 				cg_print_index(&a, devnull);
 			}
 		}

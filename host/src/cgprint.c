@@ -317,11 +317,13 @@ static void print_line(struct analysis *a, struct sym *np, FILE *out)
 	fputc('\n', out);
 }
 
-void cg_print(struct analysis *a, FILE *out)
+void cg_print(struct analysis *a, FILE *out, int form_feed)
 {
 	const struct options *o = a->opt;
 	if (!o->brief && o->bsd)
 		fputs(bsd_callg_blurb, out);
+	if (form_feed)                 /* gprof: after the BSD blurb, before the header */
+		fputs("\f\n", out);
 	print_header(a, out);
 	size_t n = a->tab->len + a->ncycles;
 	for (size_t i = 0; i < n; i++) {

@@ -299,12 +299,8 @@ int main(int argc, char **argv)
 		flat_print(&a, stdout);
 	}
 	if (want_graph) {
-		if (!first_output && !o.bsd)
-			fputs("\f\n", stdout);
-		if (o.bsd && !first_output && !o.brief)
-			fputs("\f\n", stdout);
+		cg_print(&a, stdout, !first_output);
 		first_output = 0;
-		cg_print(&a, stdout);
 		if (!o.bsd)
 			cg_print_index(&a, stdout);
 	}

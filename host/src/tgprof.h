@@ -214,7 +214,7 @@ void hist_assign(struct analysis *a);
 void flat_print(struct analysis *a, FILE *out);
 int cg_build(struct analysis *a);
 void cg_assemble(struct analysis *a);
-void cg_print(struct analysis *a, FILE *out);
+void cg_print(struct analysis *a, FILE *out, int form_feed);
 void cg_print_index(struct analysis *a, FILE *out);
 void exec_counts_print(struct analysis *a, FILE *out);
 void print_name(const struct analysis *a, const struct sym *s, FILE *out);
