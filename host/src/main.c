@@ -199,7 +199,8 @@ int main(int argc, char **argv)
 		case 'v': printf("tgprof %s (compatible with GNU gprof 2.40)\n", TGPROF_VERSION); return 0;
 		case 'w':
 			o.width = atoi(optarg);
-			if (o.width < 4) { error("bad width %s", optarg); return 1; }
+			if (o.width < 1)
+				o.width = 1;
 			break;
 		case 'z': o.ignore_zeros = 0; break;
 		case OPT_INLINE_FILES: o.inline_files = 1; break;
