@@ -10,6 +10,7 @@
 #endif
 #include <cyg/hal/board.h>
 #include <cyg/hal/profile_arch.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,14 @@ static void snapshot_phase1(void)
 int main(void)
 {
     extern char _stext[], _etext[];
+    /* Bad arguments and memory that cannot be had: an error, profiling left off. */
+    struct profile_stats st;
+    if (profile_on(_etext, _stext, 16, 100) != -EINVAL ||
+        profile_on(_stext, _etext, 0, 100) != -EINVAL ||
+        profile_on(_stext, _etext, 16, 0) != -EINVAL ||
+        profile_on(_stext, _stext + (64u << 20), 1, 100) != -ENOMEM ||  /* 128 MiB of bins */
+        profile_get_stats(&st) != -ENODATA)
+        firmware_failed("profile_on bad arguments");
     int rc = profile_on(_stext, _etext, 16, 100);
     if (rc != 0)
         firmware_failed("profile_on");

@@ -51,6 +51,10 @@ def main():
     t = h.Tap()
     d, out = run("run1")
     p1 = os.path.join(d, "phase1", "gmon.out")
+    con = open(os.path.join(d, "qemu.log")).read()
+    t.ok("FIRMWARE FAILED" not in con and "calls: phase 1 done" in con,
+         "firmware checks passed (profile_on: bad arguments and no memory -> error, left off; "
+         "mcount keeps r0-r3)", con)
     t.ok(os.path.exists(p1), "gprof_fetch wrote gmon.out in gdb's current directory", out)
     m = re.search(r"\$1 = (\d+)", out)
     ticks = int(m.group(1)) if m else -1
