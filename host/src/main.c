@@ -33,6 +33,7 @@ static void usage(FILE *f)
 "  -D, --ignore-non-functions  ignore symbols that are not functions\n"
 "  -i, --file-info             summary of each profile file\n"
 "  -l, --line                  line-by-line: one entry per source line (DWARF)\n"
+"  -r, --function-ordering     a function order for the linker, from the arcs\n"
 "  -C[SPEC], --exec-counts[=SPEC]  call counts per function (file:line order)\n"
 "  -Z[SPEC], --no-exec-counts[=SPEC]\n"
 "  -s, --sum                   write the sum of the profile files to gmon.sum\n"
@@ -78,6 +79,7 @@ static const struct option longopts[] = {
 	{"ignore-non-functions", no_argument, 0, 'D'},
 	{"file-info", no_argument, 0, 'i'},
 	{"line", no_argument, 0, 'l'},
+	{"function-ordering", no_argument, 0, 'r'},
 	{"exec-counts", optional_argument, 0, 'C'},
 	{"no-exec-counts", optional_argument, 0, 'Z'},
 	{"sum", no_argument, 0, 's'},
@@ -142,7 +144,8 @@ int main(int argc, char **argv)
 			break;
 		case 'l': o.lines = 1; eo.want_code_syms = 1; break;
 		case 'S': ext_syms = optarg; break;
-		case 'A': case 'J': case 'r': case 'R': case 'c': case 'x': case 'y':
+		case 'r': o.style |= STYLE_ORDER; o.user_specified |= STYLE_ORDER; break;
+		case 'A': case 'J': case 'R': case 'c': case 'x': case 'y':
 		case 'I': case 't': case 'm': case 'd':
 			error("gprof's -%c (annotated source, ordering, static call graph, debug) "
 			      "is not supported by tgprof", c);
@@ -319,6 +322,8 @@ int main(int argc, char **argv)
 		first_output = 0;
 		exec_counts_print(&a, stdout);
 	}
+	if (style & STYLE_ORDER)
+		function_order_print(&a, stdout);
 	rc = 0;
 	if (o.dot && dot_write(&a, o.dot, o.dot_threshold))
 		rc = 1;

@@ -184,7 +184,8 @@ struct options {
 	unsigned table_len[NUM_TABLES];
 };
 
-enum { STYLE_FLAT = 1, STYLE_GRAPH = 2, STYLE_INFO = 4, STYLE_SUM = 8, STYLE_EXEC = 16 };
+enum { STYLE_FLAT = 1, STYLE_GRAPH = 2, STYLE_INFO = 4, STYLE_SUM = 8, STYLE_EXEC = 16,
+       STYLE_ORDER = 32 };
 
 /* symspec.c */
 int symspec_add(struct options *o, const char *spec, int table);
@@ -217,6 +218,7 @@ void cg_assemble(struct analysis *a);
 void cg_print(struct analysis *a, FILE *out, int form_feed);
 void cg_print_index(struct analysis *a, FILE *out);
 void exec_counts_print(struct analysis *a, FILE *out);
+void function_order_print(struct analysis *a, FILE *out);
 void print_name(const struct analysis *a, const struct sym *s, FILE *out);
 int print_name_only(const struct analysis *a, const struct sym *s, FILE *out);
 const char *print_dname(const struct analysis *a, const struct sym *s);

@@ -52,7 +52,7 @@ for elf in x86.elf arm.elf armbe.elf; do
 		"-s 12 -B 777" "-s 13 -B 3" "-s 14 -B 65537"; do
 		# shellcheck disable=SC2086
 		"$G" gmon $elf g.out $gen || { nok "gen-gmon $gen"; continue; }
-		opts=("-b" "" "-z -b" "-T" "-i")
+		opts=("-b" "" "-z -b" "-T" "-i" "-r")
 		case $gen in "-s 1"|"-s 2 -a 3000") opts+=("-a -b" "-b -pf00010" "-b -Qf00020" "-b -D" "-b -w 100");; esac
 		for o in "${opts[@]}"; do
 			# shellcheck disable=SC2086
