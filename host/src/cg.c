@@ -31,7 +31,13 @@ int cg_build(struct analysis *a)
 	while (cap < 2 * p->narcs + 16)
 		cap *= 2;
 	struct arcmap m = {xcalloc(cap, sizeof(size_t)), cap - 1};
-	a->arcs = xcalloc(p->narcs + 1, sizeof *a->arcs);
+	/* -c adds arcs for the call instructions found: room for one per 0xe8 byte */
+	size_t extra = 0;
+	if (a->opt->static_calls)
+		for (size_t i = 0; i < tab->text_size; i++)
+			extra += tab->text[i] == 0xe8;
+	a->arcs_cap = p->narcs + extra + 1;
+	a->arcs = xcalloc(a->arcs_cap, sizeof *a->arcs);
 	a->narcs = 0;
 	size_t unmatched = 0;
 	for (size_t i = 0; i < p->narcs; i++) {
@@ -87,6 +93,70 @@ int cg_build(struct analysis *a)
 		warning("%zu call arcs have an address that matches no symbol (ignored)",
 			unmatched);
 	return 0;
+}
+
+/* ---- -c: calls found in the code (gprof's i386_find_call) ---------------------------- */
+static int in_histogram(const struct profile *p, uint64_t addr)
+{
+	for (unsigned i = 0; i < p->nhists; i++)
+		if (p->hists[i].lowpc <= addr && addr < p->hists[i].highpc)
+			return 1;
+	return 0;
+}
+
+static void add_static_arc(struct analysis *a, struct sym *parent, struct sym *child)
+{
+	for (struct arc *arc = parent->children; arc; arc = arc->next_child)
+		if (child->addr >= arc->child->addr && child->end_addr <= arc->child->end_addr)
+			return;                   /* count += 0 */
+	if (a->narcs + 1 >= a->arcs_cap)
+		return;
+	struct arc *arc = &a->arcs[a->narcs++];
+	arc->parent = parent;
+	arc->child = child;
+	arc->count = 0;
+	arc->seq = a->narcs;
+	arc->next_child = parent->children;
+	parent->children = arc;
+	arc->next_parent = child->parents;
+	child->parents = arc;
+}
+
+static void find_calls(struct analysis *a, struct sym *parent, uint64_t lo, uint64_t hi)
+{
+	const struct profile *p = a->prof;
+	const struct symtab *tab = a->tab;
+	int found = 0;
+	for (unsigned i = 0; i < p->nhists; i++) {      /* gprof's hist_clip_symbol_address */
+		uint64_t cl = p->hists[i].lowpc > lo ? p->hists[i].lowpc : lo;
+		uint64_t ch = p->hists[i].highpc < hi ? p->hists[i].highpc : hi;
+		if (cl < ch) {
+			if (found)
+				return;
+			found = 1;
+			lo = cl;
+			hi = ch;
+		}
+	}
+	if (!found)
+		return;
+	uint64_t start = tab->text_start;
+	for (uint64_t pc = lo; pc < hi; pc++) {
+		if (pc < start || pc - start + 5 > tab->text_size)
+			continue;
+		const unsigned char *ip = tab->text + (pc - start);
+		if (ip[0] != 0xe8)
+			continue;
+		/* the displacement is not sign-extended (as in gprof: backward calls are missed) */
+		uint64_t disp = (uint64_t)ip[1] | (uint64_t)ip[2] << 8 | (uint64_t)ip[3] << 16 |
+				(uint64_t)ip[4] << 24;
+		uint64_t dest = disp + pc + 5;
+		if (!in_histogram(p, dest))
+			continue;
+		struct sym *child = symtab_lookup(tab, dest);
+		if (child && child->addr == dest)
+			add_static_arc(a, parent, child);
+	}
 }
 
 /* ---- depth-first numbering ------------------------------------------------------------ */
@@ -401,6 +471,8 @@ void cg_assemble(struct analysis *a)
 		s->uf_parent = s;
 		s->uf_tail = s;
 		s->stack_pos = 0;
+		if (a->opt->static_calls && a->tab->text)
+			find_calls(a, s, s->addr, i + 1 < tab->len ? tab->base[i + 1].addr : s->addr);
 	}
 	struct dfn d = {0};
 	for (size_t i = 0; i < tab->len; i++)

@@ -165,6 +165,14 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 		s->debugging = s->name && is_debug_name(s->name);
 		if (s->name && !strcmp(s->name, ".text") && !textscn) {
 			textscn = scn;
+			if (o->want_text && sh.sh_type != SHT_NOBITS) {
+				Elf_Data *d = elf_getdata(scn, NULL);
+				if (d && d->d_buf && d->d_size) {
+					tab->text = xmalloc(d->d_size);
+					memcpy(tab->text, d->d_buf, d->d_size);
+					tab->text_size = d->d_size;
+				}
+			}
 			tab->text_start = sh.sh_addr;
 			tab->text_end = sh.sh_addr + sh.sh_size;
 		}

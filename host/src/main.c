@@ -34,6 +34,7 @@ static void usage(FILE *f)
 "  -i, --file-info             summary of each profile file\n"
 "  -l, --line                  line-by-line: one entry per source line (DWARF)\n"
 "  -r, --function-ordering     a function order for the linker, from the arcs\n"
+"  -c, --static-call-graph     x86: add calls found in the code (count 0)\n"
 "  -C[SPEC], --exec-counts[=SPEC]  call counts per function (file:line order)\n"
 "  -Z[SPEC], --no-exec-counts[=SPEC]\n"
 "  -s, --sum                   write the sum of the profile files to gmon.sum\n"
@@ -80,6 +81,7 @@ static const struct option longopts[] = {
 	{"file-info", no_argument, 0, 'i'},
 	{"line", no_argument, 0, 'l'},
 	{"function-ordering", no_argument, 0, 'r'},
+	{"static-call-graph", no_argument, 0, 'c'},
 	{"exec-counts", optional_argument, 0, 'C'},
 	{"no-exec-counts", optional_argument, 0, 'Z'},
 	{"sum", no_argument, 0, 's'},
@@ -115,7 +117,7 @@ static void print_file_info(const struct profile *p, unsigned i)
 int main(int argc, char **argv)
 {
 	struct options o = {0};
-	struct elf_opts eo = {0, 0, 1, 0};
+	struct elf_opts eo = {0, 0, 1, 0, 0};
 	int format = 0, c;
 	const char *ext_syms = NULL;
 	o.ignore_zeros = 1;
@@ -145,7 +147,8 @@ int main(int argc, char **argv)
 		case 'l': o.lines = 1; eo.want_code_syms = 1; break;
 		case 'S': ext_syms = optarg; break;
 		case 'r': o.style |= STYLE_ORDER; o.user_specified |= STYLE_ORDER; break;
-		case 'A': case 'J': case 'R': case 'c': case 'x': case 'y':
+		case 'c': o.static_calls = 1; eo.want_text = 1; break;
+		case 'A': case 'J': case 'R': case 'x': case 'y':
 		case 'I': case 't': case 'm': case 'd':
 			error("gprof's -%c (annotated source, ordering, static call graph, debug) "
 			      "is not supported by tgprof", c);
@@ -242,6 +245,11 @@ int main(int argc, char **argv)
 	symtab_finalize(&tab);
 	if (o.lines && symtab_add_lines(&tab, aout))
 		goto out;
+	if (o.static_calls && tab.machine != 3 /* EM_386 */ && tab.machine != 62 /* EM_X86_64 */) {
+		fprintf(stderr, "%s: -c not supported on this architecture (gprof's is x86 only "
+			"here)\n", progname);
+		o.static_calls = 0;
+	}
 	symspec_apply(&o, &tab);
 
 	prof.is64 = tab.is64;

@@ -124,5 +124,6 @@ void symtab_release(struct symtab *tab)
 	free(tab->base);
 	free(tab->strings_keep);
 	free(tab->code);
+	free(tab->text);
 	memset(tab, 0, sizeof *tab);
 }

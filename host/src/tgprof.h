@@ -80,6 +80,8 @@ struct symtab {
 	uint64_t text_start, text_end; /* .text vma, vma + size */
 	int is64, big_endian, machine;
 	char *strings_keep;        /* the string table the names point into */
+	unsigned char *text;       /* -c: the contents of .text */
+	size_t text_size;
 	struct code_sym *code;     /* -l: .text symbols by value (stable), for function names */
 	size_t ncode;
 };
@@ -90,6 +92,7 @@ struct elf_opts {
 	int ignore_non_functions;  /* -D */
 	int want_lines;            /* look up file/line through libdw */
 	int want_code_syms;        /* -l: keep the .text symbols BFD names functions after */
+	int want_text;             /* -c: keep the contents of .text */
 };
 int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts *o);
 void symtab_finalize(struct symtab *tab);
@@ -173,6 +176,7 @@ struct options {
 	int print_path;            /* -L */
 	int lines;                 /* -l: line-by-line */
 	int inline_files;          /* --inline-file-names */
+	int static_calls;          /* -c */
 	int units;                 /* 0 seconds, 1 ms, 2 us (--time-unit) */
 	int no_index;
 	int no_demangle;
@@ -206,7 +210,7 @@ struct analysis {
 	int ncycles;
 	struct sym **cg_sorted;    /* by total time, len + ncycles */
 	struct arc *arcs;          /* all arcs */
-	size_t narcs;
+	size_t narcs, arcs_cap;
 	double tscale;             /* --time-unit: 1 (seconds), 1e3 or 1e6 */
 	const char *tunit;         /* the dimension name printed, "seconds" unless --time-unit */
 };
