@@ -97,6 +97,8 @@ for pair in x.elf:good.gmon a.elf:good32.gmon; do
 	mutate $elf mutelf 30
 	for seed in $(seq 1 30); do
 		run_case "$elf mutation $seed" mutelf.$seed -b mutelf.$seed $gm || fails=$((fails + 1))
+		run_case "$elf mutation $seed, -l -c -r" mutelf.$seed -l -c -r mutelf.$seed $gm ||
+			fails=$((fails + 1))
 	done
 	if [ $fails -eq 0 ]; then ok "$elf with 30 mutations: no crash"; else nok "$elf mutated: $fails bad runs; $bad"; fi
 done
