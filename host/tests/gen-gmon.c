@@ -210,7 +210,7 @@ static int gen_gmon(int argc, char **argv)
 		size_t p = (size_t)(rnd() % nf), q = (size_t)(rnd() % nf);
 		if (chain && q <= p)
 			q = p + 1 < nf ? p + 1 + (size_t)(rnd() % (nf - p - 1 ? nf - p - 1 : 1)) : p;
-		uint64_t from = fns[p].addr + 1 + rnd() % (fns[p].size - 1);
+		uint64_t from = fns[p].addr + (fns[p].size > 1 ? 1 + rnd() % (fns[p].size - 1) : 0);
 		uint64_t self = fns[q].addr + (fns[q].size > 4 ? 4 : 0);
 		uint64_t count = 1 + rnd() % 1000;
 		if (!strcmp(fmt, "gnu")) {

@@ -51,6 +51,8 @@ for seed in range(1, int(sys.argv[3]) + 1):
 
 "$G" asm 60 3 > f.s && gcc -nostdlib -static -Wl,-e,_start f.s -o x.elf &&
 	arm-none-eabi-gcc -nostdlib -mthumb -mcpu=cortex-m3 -Wl,-e,_start f.s -o a.elf || exit 1
+gcc -pg -g -O1 "$OLDPWD/host/tests/progs/cycles.c" -o g.elf && ./g.elf 20 > /dev/null &&
+	mv gmon.out goodg.gmon || exit 1
 "$G" gmon x.elf good.gmon -s 5 -a 40 -n 300 -k 8
 "$G" gmon a.elf good32.gmon -s 6 -a 40 -n 300 -k 8 -l 10,1,1
 "$G" gmon x.elf bsd.gmon -s 7 -a 20 -n 100 -k 8 -f bsd44
@@ -84,7 +86,7 @@ printf 'gmon\002\000\000\000' > ver.gmon
 if grep -q "ver.gmon: offset 4: unsupported gmon version 2" err.txt; then ok "bad version named"; else nok "bad version message: $(cat err.txt)"; fi
 
 # ELF files: truncated, mutated, not ELF at all, missing.
-for pair in x.elf:good.gmon a.elf:good32.gmon; do
+for pair in x.elf:good.gmon a.elf:good32.gmon g.elf:goodg.gmon; do
 	elf=${pair%%:*} gm=${pair##*:}
 	size=$(stat -c %s $elf)
 	bad="" fails=0
