@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	fwrite(data, 1, size, f);
 	fclose(f);
 	struct symtab tab;
-	struct elf_opts eo = {0, 0, 1, size & 1};
+	struct elf_opts eo = {.want_lines = 1, .want_code_syms = size & 1};
 	if (symtab_read_elf(&tab, path, &eo) == 0) {
 		symtab_finalize(&tab);
 		if (eo.want_code_syms)

@@ -117,7 +117,7 @@ static void print_file_info(const struct profile *p, unsigned i)
 int main(int argc, char **argv)
 {
 	struct options o = {0};
-	struct elf_opts eo = {0, 0, 1, 0, 0};
+	struct elf_opts eo = {.want_lines = 1};
 	int format = 0, c;
 	const char *ext_syms = NULL;
 	o.ignore_zeros = 1;
