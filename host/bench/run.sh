@@ -7,10 +7,11 @@
 # runs tgprof alone (gprof 2.40 needs about 7 minutes for it).
 set -u
 B=${BUILD:-build}/host
-T=$PWD/$B/tgprof
-G=$PWD/$B/gen-gmon
+case $B in /*) ;; *) B=$PWD/$B ;; esac   # absolute, BUILD may be either
+T=$B/tgprof
+G=$B/gen-gmon
 for x in "$T" "$G"; do [ -x "$x" ] || { echo "bench: $x missing" >&2; exit 1; }; done
-W=$PWD/$B/bench
+W=$B/bench
 mkdir -p "$W" && cd "$W" || exit 1
 sizes=${BENCH_SIZES:-"10000:20000 50000:100 50000:50000 50000:100000 50000:200000:tgprof-only"}
 

@@ -5,11 +5,12 @@
 # (make test runs them first) or make demo.
 set -u
 B=${BUILD:-build}
-T=$PWD/$B/host/tgprof-san
+case $B in /*) ;; *) B=$PWD/$B ;; esac   # absolute, BUILD may be either
+T=$B/host/tgprof-san
 [ -x "$T" ] || { echo "not ok 1 - $T missing"; exit 1; }
 # A private directory per run: several sessions may run the tests in one tree at once.
-mkdir -p "$PWD/$B/host/tests" || exit 1
-W=$(mktemp -d "$PWD/$B/host/tests/firmware.XXXXXX") || exit 1
+mkdir -p "$B/host/tests" || exit 1
+W=$(mktemp -d "$B/host/tests/firmware.XXXXXX") || exit 1
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
 export ASAN_OPTIONS=detect_leaks=1
 # LeakSanitizer cannot run everywhere (under ptrace, some containers): then without it.

@@ -4,11 +4,12 @@
 # The tool under test is the ASan/UBSan build (build/host/tgprof-san).
 set -u
 B=${BUILD:-build}/host
-T=$PWD/$B/tgprof-san
+case $B in /*) ;; *) B=$PWD/$B ;; esac   # absolute, BUILD may be either
+T=$B/tgprof-san
 [ -x "$T" ] || { echo "not ok 1 - $T missing (make $B/tgprof-san)"; exit 1; }
 # A private directory per run: several sessions may run the tests in one tree at once.
-mkdir -p "$PWD/$B/tests" || exit 1
-W=$(mktemp -d "$PWD/$B/tests/native.XXXXXX") || exit 1
+mkdir -p "$B/tests" || exit 1
+W=$(mktemp -d "$B/tests/native.XXXXXX") || exit 1
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
 P=$PWD/host/tests/progs
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
@@ -112,8 +113,8 @@ fi
 d=$W/self
 mkdir -p "$d"
 if gcc -pg -O2 -g -std=gnu11 "$PWD"/host/src/*.c -lelf -ldw -lm -ldl -o "$d/prog" 2> "$d/cc.err" &&
-	"$PWD/$B/gen-gmon" asm 20000 5 > "$d/f.s" && gcc -nostdlib -static -Wl,-e,_start "$d/f.s" -o "$d/f.elf" &&
-	"$PWD/$B/gen-gmon" gmon "$d/f.elf" "$d/in.gmon" -s 3 -a 60000 -n 100000 &&
+	"$B/gen-gmon" asm 20000 5 > "$d/f.s" && gcc -nostdlib -static -Wl,-e,_start "$d/f.s" -o "$d/f.elf" &&
+	"$B/gen-gmon" gmon "$d/f.elf" "$d/in.gmon" -s 3 -a 60000 -n 100000 &&
 	(cd "$d" && ./prog -b f.elf in.gmon > /dev/null && mv gmon.out gmon.1 &&
 	 ./prog -b -z f.elf in.gmon > /dev/null && mv gmon.out gmon.2 && cp gmon.1 gmon.out); then
 	run_set self "-b -pmsort_rec" "-b -qcg_assemble" "-b -Qmsort_rec"

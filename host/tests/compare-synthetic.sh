@@ -5,12 +5,13 @@
 # and gmon.out files in GNU, 4.4BSD and old BSD formats from gen-gmon.  Also -s (gmon.sum).
 set -u
 B=${BUILD:-build}/host
-T=$PWD/$B/tgprof-san
-G=$PWD/$B/gen-gmon
+case $B in /*) ;; *) B=$PWD/$B ;; esac   # absolute, BUILD may be either
+T=$B/tgprof-san
+G=$B/gen-gmon
 for x in "$T" "$G"; do [ -x "$x" ] || { echo "not ok 1 - $x missing"; exit 1; }; done
 # A private directory per run: several sessions may run the tests in one tree at once.
-mkdir -p "$PWD/$B/tests" || exit 1
-W=$(mktemp -d "$PWD/$B/tests/synthetic.XXXXXX") || exit 1
+mkdir -p "$B/tests" || exit 1
+W=$(mktemp -d "$B/tests/synthetic.XXXXXX") || exit 1
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
 cd "$W" || exit 1
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1

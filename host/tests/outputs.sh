@@ -3,11 +3,12 @@
 # and --help/--version.  Checked against the gprof-format numbers of the same run.
 set -u
 B=${BUILD:-build}/host
-T=$PWD/$B/tgprof-san
+case $B in /*) ;; *) B=$PWD/$B ;; esac   # absolute, BUILD may be either
+T=$B/tgprof-san
 [ -x "$T" ] || { echo "not ok 1 - $T missing"; exit 1; }
 # A private directory per run: several sessions may run the tests in one tree at once.
-mkdir -p "$PWD/$B/tests" || exit 1
-W=$(mktemp -d "$PWD/$B/tests/outputs.XXXXXX") || exit 1
+mkdir -p "$B/tests" || exit 1
+W=$(mktemp -d "$B/tests/outputs.XXXXXX") || exit 1
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
 cd "$W" || exit 1
 export ASAN_OPTIONS=detect_leaks=1

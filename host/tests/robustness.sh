@@ -4,12 +4,13 @@
 # or 1 with an error that names the file, and never with a crash or a sanitizer report.
 set -u
 B=${BUILD:-build}/host
-T=$PWD/$B/tgprof-san
-G=$PWD/$B/gen-gmon
+case $B in /*) ;; *) B=$PWD/$B ;; esac   # absolute, BUILD may be either
+T=$B/tgprof-san
+G=$B/gen-gmon
 for x in "$T" "$G"; do [ -x "$x" ] || { echo "not ok 1 - $x missing"; exit 1; }; done
 # A private directory per run: several sessions may run the tests in one tree at once.
-mkdir -p "$PWD/$B/tests" || exit 1
-W=$(mktemp -d "$PWD/$B/tests/robustness.XXXXXX") || exit 1
+mkdir -p "$B/tests" || exit 1
+W=$(mktemp -d "$B/tests/robustness.XXXXXX") || exit 1
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
 cd "$W" || exit 1
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
