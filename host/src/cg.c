@@ -58,9 +58,7 @@ int cg_build(struct analysis *a)
 		      (a->opt->table_len[INCL_ARCS] == 0 &&
 		       !symspec_arc_selected(a->opt, parent, child, EXCL_ARCS))))
 			continue;
-		unsigned long count = (unsigned long)(uint32_t)p->arcs[i].count;
-		if (!tab->is64 || 1)
-			count = (unsigned long)p->arcs[i].count;
+		unsigned long count = (unsigned long)p->arcs[i].count;
 		child->ncalls += count;
 		size_t pi = parent - tab->base, ci = child - tab->base;
 		size_t h = hash2(pi, ci) & m.mask;
