@@ -70,6 +70,7 @@ run_set() {
 
 if build cycles-O0 "-O0 -g" 1000 cycles.c; then
 	run_set cycles-O0 "-b -pfact" "-b -qeven" "-b -Qodd" "-b -Pspin" "-b -pcycles.c" "-b -Pcycles.c:spin" \
+		"-b -pcycles.c:9" "-b -l -p6" "-b -l -Qcycles.c:11" "-b -k fact/" "-b -p:fact" "-b -pnothere.c:3" \
 		"-b -Qcycles.c:helper" "-b -k main/fact" "-b -q main/fact" "-b -Nfact" "-b -nfact" "-b -Nspin"
 fi
 # static: glibc's own symbols (ifunc resolvers, which gprof leaves out; mcount and
