@@ -14,7 +14,7 @@ static const char *default_excluded[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: tgprof [options] [executable [gmon.out ...]]\n"
+"Usage: tgprof [options] [@FILE] [executable [gmon.out ...]]\n"
 "Reads an executable (ELF) and gmon.out files and prints the flat profile and the\n"
 "call graph exactly as GNU gprof 2.40 does.\n"
 "\n"
@@ -122,6 +122,7 @@ int main(int argc, char **argv)
 	const char *ext_syms = NULL;
 	o.ignore_zeros = 1;
 	o.width = 80;
+	argv = args_expand(&argc, argv);
 	o.dot_threshold = 0.5;
 
 	while ((c = getopt_long(argc, argv, "abC::De:E:f:F:hik:lLn:N:O:p::P::q::Q::sS:Tvw:zZ::AJrRcxyIt:m:d::", longopts,

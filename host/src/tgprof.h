@@ -230,6 +230,9 @@ const char *print_dname(const struct analysis *a, const struct sym *s);
 /* demangle.c */
 char *demangle(const char *name);
 
+/* respfile.c: @FILE arguments */
+char **args_expand(int *argc, char **argv);
+
 /* sum.c */
 int gmon_write_sum(const struct profile *p, const struct analysis *a, const char *path);
 

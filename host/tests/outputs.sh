@@ -45,6 +45,11 @@ check "callgrind calls to leaf are exact ($leaf_total)" [ "$cg_calls" = "$leaf_t
 s=$(sed -n 6p ref.out | awk '{ print $3 }') m=$(sed -n 6p ms.out | awk '{ print $3 }')
 check "--time-unit=ms: $s s ~ $m ms (within the rounding of seconds)" awk "BEGIN { exit !($m >= $s * 1000 - 5 && $m <= $s * 1000 + 5) }"
 check "--time-unit=ms header" grep -q 'Each sample counts as 10 ms.' ms.out
+# @FILE: arguments from a file, as gprof (libiberty's expandargv)
+printf -- '-b "-p"\n @more\n' > args && printf -- "-z prog 'gmon.out'" > more
+gprof @args > ref.out 2>&1; "$T" @args > our.out 2> our.err
+check "@FILE arguments as gprof reads them" cmp -s ref.out our.out
+check "@FILE: no sanitizer report" [ ! -s our.err ]
 "$T" --help > help.out
 check "--help" grep -q -- '--callgrind' help.out
 check "--version" "$T" --version
