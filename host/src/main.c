@@ -58,6 +58,8 @@ static void usage(FILE *f)
 "  --time-unit=s|ms|us         print times in the flat profile and call graph in\n"
 "                              this unit (default s, as gprof)\n"
 "\n"
+"-x -y -I DIRS -t N -m N are accepted and, as in gprof without annotated source (-A,\n"
+"which tgprof lacks), change nothing.\n"
 "SPEC is FUNCTION, FILE (has a dot), LINE, FILE:FUNCTION or FILE:LINE.\n"
 "Warnings gprof does not give (saturated bins, merged files with different rates,\n"
 "zero profiling rate, arcs outside every symbol, data lost on the target) go to\n"
@@ -81,6 +83,11 @@ static const struct option longopts[] = {
 	{"file-info", no_argument, 0, 'i'},
 	{"line", no_argument, 0, 'l'},
 	{"function-ordering", no_argument, 0, 'r'},
+	{"all-lines", no_argument, 0, 'x'},
+	{"separate-files", no_argument, 0, 'y'},
+	{"directory-path", required_argument, 0, 'I'},
+	{"table-length", required_argument, 0, 't'},
+	{"min-count", required_argument, 0, 'm'},
 	{"static-call-graph", no_argument, 0, 'c'},
 	{"exec-counts", optional_argument, 0, 'C'},
 	{"no-exec-counts", optional_argument, 0, 'Z'},
@@ -125,7 +132,7 @@ int main(int argc, char **argv)
 	argv = args_expand(&argc, argv);
 	o.dot_threshold = 0.5;
 
-	while ((c = getopt_long(argc, argv, "abC::De:E:f:F:hik:lLn:N:O:p::P::q::Q::sS:Tvw:zZ::AJrRcxyIt:m:d::", longopts,
+	while ((c = getopt_long(argc, argv, "abC::De:E:f:F:hik:lLn:N:O:p::P::q::Q::sS:Tvw:zZ::AJrRcxyI:t:m:d::", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a': eo.ignore_static = 1; break;
@@ -149,10 +156,11 @@ int main(int argc, char **argv)
 		case 'S': ext_syms = optarg; break;
 		case 'r': o.style |= STYLE_ORDER; o.user_specified |= STYLE_ORDER; break;
 		case 'c': o.static_calls = 1; eo.want_text = 1; break;
-		case 'A': case 'J': case 'R': case 'x': case 'y':
-		case 'I': case 't': case 'm': case 'd':
-			error("gprof's -%c (annotated source, ordering, static call graph, debug) "
-			      "is not supported by tgprof", c);
+		case 'x': case 'y': case 'I': case 't': case 'm':
+			break;   /* only for annotated source: no effect on any other output */
+		case 'A': case 'J': case 'R': case 'd':
+			error("gprof's -%c (annotated source, file ordering, debug output) is not "
+			      "supported by tgprof", c);
 			return 1;
 		case 'D': eo.ignore_non_functions = 1; break;
 		case 'e': symspec_add(&o, optarg, EXCL_GRAPH); break;
