@@ -291,6 +291,7 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 			int line;
 			if (srcinfo_lookup(si, v, &f, &line)) {
 				s->file = xstrdup(f);
+				symtab_note_file(tab, f);
 				s->line = line;
 			}
 		}

@@ -111,6 +111,7 @@ int symtab_add_lines(struct symtab *tab, const char *path)
 		s->name = xstrdup(func);
 		s->owns_name = 1;
 		s->file = xstrdup(file);
+		symtab_note_file(tab, file);
 		s->line = line;
 		s->addr = vma;
 		if (p && !strcmp(s->file, p->file) && !strcmp(s->name, p->name)) {

@@ -58,8 +58,10 @@ static void usage(FILE *f)
 "  --time-unit=s|ms|us         print times in the flat profile and call graph in\n"
 "                              this unit (default s, as gprof)\n"
 "\n"
-"-x -y -I DIRS -t N -m N are accepted and, as in gprof without annotated source (-A,\n"
-"which tgprof lacks), change nothing.\n"
+"  -A[SPEC], --annotated-source[=SPEC]  source files with call counts per line\n"
+"  -J[SPEC], --no-annotated-source[=SPEC]\n"
+"  -x, --all-lines  -y, --separate-files (FILE-ann)  -I DIRS, --directory-path=DIRS\n"
+"  -t N, --table-length=N (top lines, 10)  -m N, --min-count=N (##### under N, 1)\n"
 "SPEC is FUNCTION, FILE (has a dot), LINE, FILE:FUNCTION or FILE:LINE.\n"
 "Warnings gprof does not give (saturated bins, merged files with different rates,\n"
 "zero profiling rate, arcs outside every symbol, data lost on the target) go to\n"
@@ -83,6 +85,8 @@ static const struct option longopts[] = {
 	{"file-info", no_argument, 0, 'i'},
 	{"line", no_argument, 0, 'l'},
 	{"function-ordering", no_argument, 0, 'r'},
+	{"annotated-source", optional_argument, 0, 'A'},
+	{"no-annotated-source", optional_argument, 0, 'J'},
 	{"all-lines", no_argument, 0, 'x'},
 	{"separate-files", no_argument, 0, 'y'},
 	{"directory-path", required_argument, 0, 'I'},
@@ -129,10 +133,12 @@ int main(int argc, char **argv)
 	const char *ext_syms = NULL;
 	o.ignore_zeros = 1;
 	o.width = 80;
+	o.table_length = 10;
+	o.min_count = 1;
 	argv = args_expand(&argc, argv);
 	o.dot_threshold = 0.5;
 
-	while ((c = getopt_long(argc, argv, "abC::De:E:f:F:hik:lLn:N:O:p::P::q::Q::sS:Tvw:zZ::AJrRcxyI:t:m:d::", longopts,
+	while ((c = getopt_long(argc, argv, "abC::De:E:f:F:hik:lLn:N:O:p::P::q::Q::sS:Tvw:zZ::A::J::rRcxyI:t:m:d::", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a': eo.ignore_static = 1; break;
@@ -156,11 +162,33 @@ int main(int argc, char **argv)
 		case 'S': ext_syms = optarg; break;
 		case 'r': o.style |= STYLE_ORDER; o.user_specified |= STYLE_ORDER; break;
 		case 'c': o.static_calls = 1; eo.want_text = 1; break;
-		case 'x': case 'y': case 'I': case 't': case 'm':
-			break;   /* only for annotated source: no effect on any other output */
-		case 'A': case 'J': case 'R': case 'd':
-			error("gprof's -%c (annotated source, file ordering, debug output) is not "
-			      "supported by tgprof", c);
+		case 'A':
+			if (optarg)
+				symspec_add(&o, optarg, INCL_ANNO);
+			o.style |= STYLE_ANNO;
+			o.user_specified |= STYLE_ANNO;
+			break;
+		case 'J':
+			if (optarg) {
+				symspec_add(&o, optarg, EXCL_ANNO);
+				o.style |= STYLE_ANNO;
+			} else {
+				o.style &= ~STYLE_ANNO;
+			}
+			o.user_specified |= STYLE_ANNO;
+			break;
+		case 'x': o.all_lines = 1; break;
+		case 'y': o.separate_files = 1; break;
+		case 't': o.table_length = atoi(optarg); break;
+		case 'm': o.min_count = atoi(optarg); break;
+		case 'I':
+			for (char *d = strtok(optarg, ":"); d; d = strtok(NULL, ":")) {
+				o.search = xrealloc(o.search, (o.nsearch + 1) * sizeof *o.search);
+				o.search[o.nsearch++] = d;
+			}
+			break;
+		case 'R': case 'd':
+			error("gprof's -%c (file ordering, debug output) is not supported by tgprof", c);
 			return 1;
 		case 'D': eo.ignore_non_functions = 1; break;
 		case 'e': symspec_add(&o, optarg, EXCL_GRAPH); break;
@@ -339,9 +367,11 @@ int main(int argc, char **argv)
 		first_output = 0;
 		exec_counts_print(&a, stdout);
 	}
+	if ((style & STYLE_ANNO) && annotated_source_print(&a, &first_output))
+		rc = 2;
 	if (style & STYLE_ORDER)
 		function_order_print(&a, stdout);
-	rc = 0;
+	rc = rc == 2;
 	if (o.dot && dot_write(&a, o.dot, o.dot_threshold))
 		rc = 1;
 	if (o.svg && svg_write(&a, o.svg, o.dot_threshold))
@@ -361,6 +391,7 @@ out:
 	profile_release(&prof);
 	symtab_release(&tab);
 out_opts:
+	free(o.search);
 	symspec_release(&o);
 	return rc;
 }

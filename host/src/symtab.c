@@ -105,6 +105,19 @@ struct sym *symtab_lookup(const struct symtab *tab, uint64_t addr)
 	return addr <= s->end_addr ? s : NULL;
 }
 
+/* gprof's source_file_lookup_path: remember a source file the first time it is met. */
+void symtab_note_file(struct symtab *tab, const char *path)
+{
+	for (size_t i = tab->nfiles; i-- > 0;)
+		if (!strcmp(tab->files[i], path))
+			return;
+	if (tab->nfiles == tab->files_cap) {
+		tab->files_cap = tab->files_cap ? 2 * tab->files_cap : 16;
+		tab->files = xrealloc(tab->files, tab->files_cap * sizeof *tab->files);
+	}
+	tab->files[tab->nfiles++] = xstrdup(path);
+}
+
 /* Forget the symbols (their strings too), keep the rest of the table. */
 void symtab_drop_syms(struct symtab *tab)
 {
@@ -114,6 +127,9 @@ void symtab_drop_syms(struct symtab *tab)
 	free(tab->base);
 	tab->base = NULL;
 	tab->len = tab->alloc_len = 0;
+	for (size_t i = 0; i < tab->nfiles; i++)
+		free(tab->files[i]);
+	tab->nfiles = 0;
 }
 
 void symtab_release(struct symtab *tab)
@@ -125,5 +141,8 @@ void symtab_release(struct symtab *tab)
 	free(tab->strings_keep);
 	free(tab->code);
 	free(tab->text);
+	for (size_t i = 0; i < tab->nfiles; i++)
+		free(tab->files[i]);
+	free(tab->files);
 	memset(tab, 0, sizeof *tab);
 }

@@ -64,7 +64,7 @@ struct arc {
 
 /* Symspec table ids (bits of struct sym.sel). */
 enum { INCL_GRAPH, EXCL_GRAPH, INCL_ARCS, EXCL_ARCS, INCL_FLAT, EXCL_FLAT,
-       INCL_TIME, EXCL_TIME, INCL_EXEC, EXCL_EXEC, NUM_TABLES };
+       INCL_TIME, EXCL_TIME, INCL_EXEC, EXCL_EXEC, INCL_ANNO, EXCL_ANNO, NUM_TABLES };
 
 /* A symbol BFD's _bfd_elf_find_function may name an address after (for -l). */
 struct code_sym {
@@ -80,6 +80,8 @@ struct symtab {
 	uint64_t text_start, text_end; /* .text vma, vma + size */
 	int is64, big_endian, machine;
 	char *strings_keep;        /* the string table the names point into */
+	char **files;              /* source files in the order first met (gprof's list) */
+	size_t nfiles, files_cap;
 	unsigned char *text;       /* -c: the contents of .text */
 	size_t text_size;
 	struct code_sym *code;     /* -l: .text symbols by value (stable), for function names */
@@ -99,6 +101,7 @@ void symtab_finalize(struct symtab *tab);
 struct sym *symtab_lookup(const struct symtab *tab, uint64_t addr);
 void symtab_release(struct symtab *tab);
 void symtab_drop_syms(struct symtab *tab);
+void symtab_note_file(struct symtab *tab, const char *path);
 /* linesyms.c: -l, one symbol per source line (after the function symbols). */
 int symtab_add_lines(struct symtab *tab, const char *path);
 /* extsyms.c: -S, symbols from an nm-style listing instead of the ELF's */
@@ -177,6 +180,9 @@ struct options {
 	int lines;                 /* -l: line-by-line */
 	int inline_files;          /* --inline-file-names */
 	int static_calls;          /* -c */
+	int all_lines, separate_files, table_length, min_count; /* -x -y -t -m */
+	char **search;             /* -I */
+	size_t nsearch;
 	int units;                 /* 0 seconds, 1 ms, 2 us (--time-unit) */
 	int no_index;
 	int no_demangle;
@@ -189,7 +195,7 @@ struct options {
 };
 
 enum { STYLE_FLAT = 1, STYLE_GRAPH = 2, STYLE_INFO = 4, STYLE_SUM = 8, STYLE_EXEC = 16,
-       STYLE_ORDER = 32 };
+       STYLE_ORDER = 32, STYLE_ANNO = 64 };
 
 /* symspec.c */
 int symspec_add(struct options *o, const char *spec, int table);
@@ -223,6 +229,7 @@ void cg_print(struct analysis *a, FILE *out, int form_feed);
 void cg_print_index(struct analysis *a, FILE *out);
 void exec_counts_print(struct analysis *a, FILE *out);
 void function_order_print(struct analysis *a, FILE *out);
+int annotated_source_print(struct analysis *a, int *first_output);
 void print_name(const struct analysis *a, const struct sym *s, FILE *out);
 int print_name_only(const struct analysis *a, const struct sym *s, FILE *out);
 const char *print_dname(const struct analysis *a, const struct sym *s);

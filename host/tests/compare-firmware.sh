@@ -58,7 +58,7 @@ for p in "${pairs[@]}"; do
 	k=$((k + 1))
 	# shellcheck disable=SC2086
 	set -- $p
-	for o in "" "-b" "-b -z" "-T" "-i" "-b -a" "-b -pmain" "-b -Qmain" "-l -b" "-l -b -z" "-C -z" "-r" "-c -b"; do
+	for o in "" "-b" "-b -z" "-T" "-i" "-b -a" "-b -pmain" "-b -Qmain" "-l -b" "-l -b -z" "-C -z" "-r" "-c -b" "-A -b" "-A -z -b"; do
 		# shellcheck disable=SC2086
 		(cd "$W/in$k" && arm-none-eabi-gprof $o "$@" > "$W/ref.out" 2> /dev/null; echo $? > "$W/ref.rc")
 		# shellcheck disable=SC2086

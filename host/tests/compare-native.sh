@@ -54,7 +54,7 @@ build() {
 common=("" "-b" "-z" "-b -z" "-T" "-T -b" "-a" "-a -z" "-p" "-q" "-P" "-Q" "-i"
 	"-b -pmain" "-b -Pmain" "-b -qmain" "-b -Qmain" "-b -w 120" "-b -w 40" "-b -L"
 	"-b -nmain" "-b -Nmain" "-D -b" "-b -p -q" "-C" "-C -z" "-l -b" "-l -b -z" "-l -T"
-	"-b --inline-file-names" "-b -S prog.nm" "-T -i -q" "-T -i -q -b" "-i -p -q -b" "-i -C -q" "-b -w 1" "-r" "-r -p" "-c -b" "-c -r" "-b -x -y -t 5 -m 3 -I /tmp")
+	"-b --inline-file-names" "-b -S prog.nm" "-T -i -q" "-T -i -q -b" "-i -p -q -b" "-i -C -q" "-b -w 1" "-r" "-r -p" "-c -b" "-c -r" "-A" "-A -b -z" "-A -l -b" "-A -x -b" "-A -m 100 -t 3 -b" "-A -Jmain -b")
 
 run_set() {
 	local name=$1; shift

@@ -50,6 +50,12 @@ printf -- '-b "-p"\n @more\n' > args && printf -- "-z prog 'gmon.out'" > more
 gprof @args > ref.out 2>&1; "$T" @args > our.out 2> our.err
 check "@FILE arguments as gprof reads them" cmp -s ref.out our.out
 check "@FILE: no sanitizer report" sh -c '! grep -q "Sanitizer\\|runtime error" our.err'
+# -A -y: annotated sources written to FILE-ann files, as gprof writes them
+mkdir -p yref yours
+(cd yref && gprof -A -y ../prog ../gmon.out > out.txt 2>&1)
+(cd yours && "$T" -A -y ../prog ../gmon.out > out.txt 2>&1)
+check "-A -y writes the same .c-ann files as gprof" diff -r yref yours
+check "-A -y wrote files" test -s yours/shapes.c-ann
 "$T" --help > help.out
 check "--help" grep -q -- '--callgrind' help.out
 check "--version" "$T" --version

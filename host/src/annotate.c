@@ -1,0 +1,235 @@
+/* -A: annotated source, as gprof prints it: each source file the profile knows (most
+ * recently met first), every line prefixed with the call count of the function that
+ * starts there ("#####" under the -m minimum), then the top lines and a summary.  -y
+ * writes FILE-ann files instead, -I gives directories to look for the sources in. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tgprof.h"
+
+struct line_entry {
+	unsigned long ncalls;
+	int line, is_func, merged;
+};
+
+struct srcfile {
+	const char *name;
+	int num_lines;
+	unsigned long ncalls;
+	struct line_entry **line;
+};
+
+static unsigned long last_count;        /* gprof keeps it across lines and files */
+
+static void annotate_with_count(const struct options *o, char *buf, unsigned width, int line_num,
+				const struct srcfile *sf, long *exec_lines, long *lines_done)
+{
+	const struct line_entry *b = line_num <= sf->num_lines ? sf->line[line_num - 1] : NULL;
+	memset(buf, ' ', width);
+	buf[width] = 0;
+	if (!b)
+		return;
+	char tmp[64], *p = tmp;
+	unsigned long ncalls = 0;
+	int set = 0;
+	++*exec_lines;
+	*p = 0;
+	if (b->is_func) {
+		p += sprintf(p, "%lu", b->ncalls);
+		last_count = b->ncalls;
+		ncalls = b->ncalls;
+		set = 1;
+	}
+	if (o->all_lines && p == tmp) {
+		p += sprintf(p, "%lu", last_count);
+		ncalls = last_count;
+		set = 1;
+	}
+	if (!set)
+		return;
+	++*lines_done;
+	if (ncalls < (unsigned long)o->min_count) {
+		strcpy(tmp, "#####");
+		p = tmp + 5;
+	}
+	strcpy(p, " -> ");
+	p += 4;
+	size_t len = (size_t)(p - tmp);
+	if (len >= width) {
+		memcpy(buf, tmp, width);
+		buf[width] = 0;
+	} else {
+		memcpy(buf + width - len, tmp, len + 1);
+	}
+}
+
+static int cmp_ncalls(const void *l, const void *r, void *ctx)
+{
+	const struct line_entry *a = l, *b = r;
+	(void)ctx;
+	if (!a)
+		return 1;
+	if (!b)
+		return -1;
+	if (a->ncalls < b->ncalls)
+		return 1;
+	if (a->ncalls > b->ncalls)
+		return -1;
+	return 0;
+}
+
+static FILE *open_source(const struct options *o, const char *name)
+{
+	FILE *f = fopen(name, "rb");
+	if (f || name[0] == '/' )
+		goto done;
+	for (size_t i = 0; !f && i < o->nsearch; i++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", o->search[i], name);
+		f = fopen(path, "rb");
+	}
+done:
+	if (!f) {
+		const char *base = strrchr(name, '/');
+		for (size_t i = 0; base && !f && i < o->nsearch; i++) {
+			char path[4096];
+			snprintf(path, sizeof path, "%s/%s", o->search[i], base + 1);
+			f = fopen(path, "rb");
+		}
+	}
+	return f;
+}
+
+int annotated_source_print(struct analysis *a, int *first_output)
+{
+	const struct options *o = a->opt;
+	struct symtab *tab = a->tab;
+	size_t nf = tab->nfiles;
+	struct srcfile *files = xcalloc(nf + 1, sizeof *files);
+	for (size_t i = 0; i < nf; i++)
+		files[i].name = tab->files[i];
+	int *which = xmalloc((tab->len + 1) * sizeof *which);
+	for (size_t i = 0; i < tab->len; i++) {
+		const struct sym *s = &tab->base[i];
+		which[i] = -1;
+		if (!s->file)
+			continue;
+		for (size_t k = 0; k < nf; k++)
+			if (!strcmp(files[k].name, s->file)) {
+				which[i] = (int)k;
+				break;
+			}
+	}
+#define SELECTED(s) (((s)->sel >> INCL_ANNO & 1) || \
+		     (o->table_len[INCL_ANNO] == 0 && !((s)->sel >> EXCL_ANNO & 1)))
+	for (size_t i = 0; i < tab->len; i++) {
+		const struct sym *s = &tab->base[i];
+		if (which[i] >= 0 && s->line > files[which[i]].num_lines && SELECTED(s))
+			files[which[i]].num_lines = s->line;
+	}
+	for (size_t k = 0; k < nf; k++)
+		if (files[k].num_lines > 0)
+			files[k].line = xcalloc((size_t)files[k].num_lines, sizeof *files[k].line);
+	struct line_entry *entries = xcalloc(tab->len + 1, sizeof *entries);
+	for (size_t i = 0; i < tab->len; i++) {
+		const struct sym *s = &tab->base[i];
+		if (which[i] < 0 || !files[which[i]].num_lines || !SELECTED(s) || s->line < 1)
+			continue;
+		struct srcfile *sf = &files[which[i]];
+		sf->ncalls += s->ncalls;
+		struct line_entry **slot = &sf->line[s->line - 1];
+		if (!*slot) {
+			entries[i] = (struct line_entry){s->ncalls, s->line, s->is_func, 0};
+			*slot = &entries[i];
+		} else if ((*slot)->merged) {
+			(*slot)->ncalls += s->ncalls;
+		} else {
+			/* a second symbol on this line: a copy that adds up the rest */
+			struct line_entry *m = xmalloc(sizeof *m);
+			*m = **slot;
+			m->merged = 1;
+			m->ncalls += s->ncalls;
+			*slot = m;
+		}
+	}
+	int rc = 0, first_file = 1;
+	for (size_t k = nf; k-- > 0;) {          /* gprof's list: latest first */
+		struct srcfile *sf = &files[k];
+		if (!sf->num_lines || (o->ignore_zeros && sf->ncalls == 0))
+			continue;
+		FILE *in = open_source(o, sf->name);
+		if (!in) {
+			fprintf(stderr, "%s: could not locate `%s'\n", progname, sf->name);
+			continue;
+		}
+		FILE *out = stdout;
+		if (o->separate_files) {
+			const char *base = strrchr(sf->name, '/');
+			char path[4096];
+			snprintf(path, sizeof path, "%s-ann", base ? base + 1 : sf->name);
+			out = fopen(path, "w");
+			if (!out) {
+				error("%s: %s", path, strerror(errno));
+				fclose(in);
+				rc = -1;
+				continue;
+			}
+		} else {
+			if (first_file)
+				first_file = 0;
+			else
+				fputc('\n', out);
+			if (*first_output)
+				*first_output = 0;
+			else
+				fputs("\f\n", out);
+			fprintf(out, "*** File %s:\n", sf->name);
+		}
+		long exec_lines = 0, lines_done = 0;
+		char ann[17];
+		int line_num = 1, new_line = 1, ch;
+		while ((ch = getc(in)) != EOF) {
+			if (new_line) {
+				annotate_with_count(o, ann, 16, line_num, sf, &exec_lines, &lines_done);
+				fputs(ann, out);
+				++line_num;
+				new_line = 0;
+			}
+			new_line = ch == '\n';
+			fputc(ch, out);
+		}
+		fclose(in);
+		if (o->table_length > 0) {
+			fprintf(out, "\n\nTop %d Lines:\n\n     Line      Count\n\n", o->table_length);
+			msort_ptrs((void **)sf->line, (size_t)sf->num_lines, cmp_ncalls, NULL);
+			int n = o->table_length < sf->num_lines ? o->table_length : sf->num_lines;
+			for (int i = 0; i < n; i++) {
+				const struct line_entry *e = sf->line[i];
+				if (!e || e->ncalls == 0)
+					break;
+				fprintf(out, "%9d %10lu\n", e->line, e->ncalls);
+			}
+		}
+		fputs("\nExecution Summary:\n\n", out);
+		fprintf(out, "%9ld   Executable lines in this file\n", exec_lines);
+		fprintf(out, "%9ld   Lines executed\n", lines_done);
+		fprintf(out, "%9.2f   Percent of the file executed\n",
+			exec_lines ? 100.0 * lines_done / (double)exec_lines : 100.0);
+		fprintf(out, "\n%9lu   Total number of line executions\n", sf->ncalls);
+		fprintf(out, "%9.2f   Average executions per line\n",
+			exec_lines ? (double)sf->ncalls / (double)exec_lines : 0.0);
+		if (out != stdout)
+			fclose(out);
+	}
+	for (size_t k = 0; k < nf; k++) {
+		if (files[k].line)
+			for (int i = 0; i < files[k].num_lines; i++)
+				if (files[k].line[i] && files[k].line[i]->merged)
+					free(files[k].line[i]);
+		free(files[k].line);
+	}
+	free(files);
+	free(entries);
+	free(which);
+	return rc;
+}
