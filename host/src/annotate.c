@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "tgprof.h"
 
 struct line_entry {
@@ -78,15 +79,24 @@ static int cmp_ncalls(const void *l, const void *r, void *ctx)
 	return 0;
 }
 
+/* Regular files only: a hostile debug section could name /dev/zero or a FIFO. */
+static FILE *open_regular(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	return fopen(path, "rb");
+}
+
 static FILE *open_source(const struct options *o, const char *name)
 {
-	FILE *f = fopen(name, "rb");
+	FILE *f = open_regular(name);
 	if (f || name[0] == '/' )
 		goto done;
 	for (size_t i = 0; !f && i < o->nsearch; i++) {
 		char path[4096];
 		snprintf(path, sizeof path, "%s/%s", o->search[i], name);
-		f = fopen(path, "rb");
+		f = open_regular(path);
 	}
 done:
 	if (!f) {
@@ -94,7 +104,7 @@ done:
 		for (size_t i = 0; base && !f && i < o->nsearch; i++) {
 			char path[4096];
 			snprintf(path, sizeof path, "%s/%s", o->search[i], base + 1);
-			f = fopen(path, "rb");
+			f = open_regular(path);
 		}
 	}
 	return f;
