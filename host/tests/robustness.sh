@@ -100,7 +100,7 @@ for pair in x.elf:good.gmon a.elf:good32.gmon g.elf:goodg.gmon; do
 	mutate $elf mutelf 30
 	for seed in $(seq 1 30); do
 		run_case "$elf mutation $seed" mutelf.$seed -b mutelf.$seed $gm || fails=$((fails + 1))
-		run_case "$elf mutation $seed, -l -c -r" mutelf.$seed -l -c -r mutelf.$seed $gm ||
+		run_case "$elf mutation $seed, -l -c -r -A" mutelf.$seed -l -c -r -A mutelf.$seed $gm ||
 			fails=$((fails + 1))
 	done
 	if [ $fails -eq 0 ]; then ok "$elf with 30 mutations: no crash"; else nok "$elf mutated: $fails bad runs; $bad"; fi
