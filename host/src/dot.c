@@ -25,18 +25,31 @@ static double total_of(const struct sym *s)
 	return s->prop_self + s->prop_child;
 }
 
+/* Whether there is time to show: a profile without a histogram has call counts only. */
+static int sampled(const struct analysis *a, double hz)
+{
+	return a->print_time > 0 && hz > 0;
+}
+
 static int shown(const struct analysis *a, const struct sym *s, double threshold)
 {
 	if (!s->print_flag || (!s->name && !s->cyc_num))
 		return 0;
 	if (s->ncalls == 0 && s->self_calls == 0 && total_of(s) == 0 && !s->parents && !s->children)
 		return 0;
+	/* Without samples the threshold cannot apply: show the call structure whole. */
+	if (!sampled(a, a->prof->hz))	/* no threshold can apply */
+		return 1;
 	return 100.0 * total_of(s) / a->print_time >= threshold;
 }
 
 static void node(FILE *f, const struct analysis *a, const struct sym *s, double hz)
 {
-	double frac = total_of(s) / a->print_time, self = s->prop_self / a->print_time;
+	double frac = 0, self = 0;
+	if (sampled(a, hz)) {
+		frac = total_of(s) / a->print_time;
+		self = s->prop_self / a->print_time;
+	}
 	char label[1024], where[300] = "", calls[64];
 	if (s->is_static && s->file) {
 		const char *b = strrchr(s->file, '/');
@@ -46,7 +59,10 @@ static void node(FILE *f, const struct analysis *a, const struct sym *s, double 
 		snprintf(calls, sizeof calls, "%lu calls%s", s->ncalls, s->self_calls ? " + recursive" : "");
 	else
 		snprintf(calls, sizeof calls, "%s", s->parents ? "0 calls" : "spontaneous");
-	if (s->name)
+	if (s->name && !sampled(a, hz))
+		snprintf(label, sizeof label, "%s%s%s\n%s", print_dname(a, s), where,
+			 s->cyc_num ? " (in a cycle)" : "", calls);
+	else if (s->name)
 		snprintf(label, sizeof label, "%s%s%s\n%.1f%% total, %.1f%% self\n%.3g s self\n%s",
 			 print_dname(a, s), where, s->cyc_num ? " (in a cycle)" : "", 100 * frac,
 			 100 * self, s->prop_self / hz, calls);
@@ -69,8 +85,12 @@ static int write_dot(struct analysis *a, FILE *f, double threshold)
 	double hz = a->prof->hz;
 	fprintf(f, "digraph tgprof {\n  graph [fontname=\"Helvetica\", labelloc=t, label=");
 	char title[256];
-	snprintf(title, sizeof title, "tgprof call graph: %.2f s sampled; functions under %.2f%% "
-		 "of the total left out; edge times are estimates", a->print_time / hz, threshold);
+	if (sampled(a, hz))
+		snprintf(title, sizeof title, "tgprof call graph: %.2f s sampled; functions under "
+			 "%.2f%% of the total left out; edge times are estimates",
+			 a->print_time / hz, threshold);
+	else
+		snprintf(title, sizeof title, "tgprof call graph: no samples, call counts only");
 	dot_string(f, title);
 	fputs("];\n  node [shape=box, style=\"filled,rounded\", fontname=\"Helvetica\"];\n"
 	      "  edge [fontname=\"Helvetica\", fontsize=9];\n", f);
@@ -88,11 +108,12 @@ static int write_dot(struct analysis *a, FILE *f, double threshold)
 			     (arc->parent->cyc_num && arc->parent->cyc_num == arc->child->cyc_num);
 		double t = arc->time + arc->child_time;
 		char label[128];
-		if (inside)
+		if (inside || !sampled(a, hz))
 			snprintf(label, sizeof label, "%lu", arc->count);
 		else
 			snprintf(label, sizeof label, "%lu\n%.3g s est.", arc->count, t / hz);
-		double w = 1 + 4 * (t / a->print_time > 1 ? 1 : t / a->print_time);
+		double share = sampled(a, hz) ? t / a->print_time : 0;
+		double w = 1 + 4 * (share > 1 ? 1 : share);
 		fprintf(f, "  n%d -> n%d [label=", arc->parent->index, arc->child->index);
 		dot_string(f, label);
 		fprintf(f, ", penwidth=%.2f%s];\n", w, inside ? ", style=dashed" : "");

@@ -27,8 +27,18 @@ check "extra outputs: exit 0, no sanitizer report" [ $? = 0 -a ! -s err.txt ]
 gprof -b prog gmon.out > ref.out
 check "stdout unchanged by the extra outputs" cmp -s ref.out plain.out
 check "DOT is accepted by graphviz" dot -Tplain g.dot -o g.plain
-check "DOT has cycle nodes and estimated edge times" grep -q 'cycle 1 as a whole' g.dot
-check "DOT labels estimates as estimates" grep -q 's est\.' g.dot
+# The run is short (a few samples): the default threshold may prune any node, so the structure
+# is checked with no threshold.
+"$T" -b --dot=all.dot --graph-threshold=0 prog gmon.out > /dev/null 2>> err.txt
+check "DOT has cycle nodes" grep -q 'cycle 1 as a whole' all.dot
+check "DOT labels estimated edge times as estimates" grep -q 's est\.' all.dot
+# Call counts without any sample: no threshold can apply, the whole call graph is drawn.
+"$B/gen-gmon" gmon prog nohist.out -H -a 40 -c &&
+	"$T" -b -q --dot=nohist.dot --json=nohist.json prog nohist.out > /dev/null 2>> err.txt
+arcs=$(python3 -c 'import json; print(len(json.load(open("nohist.json"))["arcs"]))')
+check "DOT of a profile without samples: all $arcs arcs drawn, no nan" \
+	sh -c '[ "$(grep -c -- "->" nohist.dot)" = "$0" ] && [ "$0" -gt 20 ] && ! grep -qi nan nohist.dot' "$arcs"
+check "no sanitizer report" sh -c '! grep -q "Sanitizer\|runtime error" err.txt'
 check "SVG written through dot" grep -q '<svg' g.svg
 check "JSON parses" python3 -c 'import json,sys; json.load(open("p.json"))'
 # JSON numbers agree with the flat profile: calls of 'leaf' and the cycles
