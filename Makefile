@@ -18,6 +18,15 @@ PREFIX ?= $(CURDIR)/install
 # Debian's lwip source package, fetched by tools/setup; point at your own tree to use it.
 LWIP_DIR ?= $(BUILD)/lwip
 
+# ---- setup ------------------------------------------------------------------------------
+# (Defined before the fragments: their rules name it as a prerequisite.)
+SETUP_STAMP := $(BUILD)/.setup-$(shell cat tools/setup | cksum | cut -d' ' -f1)
+$(SETUP_STAMP): tools/setup
+	@tools/setup lwip $(LWIP_DIR)
+	@mkdir -p $(@D) && touch $@
+.PHONY: setup
+setup: $(SETUP_STAMP)
+
 # The configuration (cdl/cdl.mk): CDL user values from CONFIG=file and CYG...=value. The
 # default configuration builds in $(BUILD)/$(BOARD), any other in a directory of its own.
 include cdl/cdl.mk
@@ -37,14 +46,6 @@ include target/target.mk
 include target/lwip.mk
 # gdb/gdb.mk: GDB_SCRIPT
 include gdb/gdb.mk
-
-# ---- setup ------------------------------------------------------------------------------
-SETUP_STAMP := $(BUILD)/.setup-$(shell cat tools/setup | cksum | cut -d' ' -f1)
-$(SETUP_STAMP): tools/setup
-	@tools/setup lwip $(LWIP_DIR)
-	@mkdir -p $(@D) && touch $@
-.PHONY: setup
-setup: $(SETUP_STAMP)
 
 # ---- cross build of the package ---------------------------------------------------------
 CROSS_CC := $(CROSS_COMPILE)gcc

@@ -17,6 +17,9 @@ ifeq ($(origin CYGPKG_NET_LWIP),command line)
 NET_LWIP := $(filter 1,$(CYGPKG_NET_LWIP))
 else ifneq ($(CONFIG),)
 # (a NAME = VALUE line or an ecos.ecc "package" line: the configurator knows)
+ifeq ($(shell command -v tclsh),)
+$(error CONFIG=$(CONFIG): reading it needs tclsh (Debian's tcl); run `make setup` first)
+endif
 NET_LWIP := $(if $(shell $(CDL_CONFIGURE) -q $(CDL_ARGS) --get CYGPKG_NET_LWIP 2>/dev/null),1)
 else
 NET_LWIP :=
