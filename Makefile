@@ -54,8 +54,12 @@ CROSS_NM := $(CROSS_COMPILE)nm
 
 # The package is never built with -pg (mcount would recurse into itself): whatever the
 # user's CFLAGS say, instrumentation flags are removed here and the library is checked
-# for mcount references below.
-NO_PG = $(filter-out -pg -p -finstrument-functions,$(1))
+# for mcount references below. The configuration's CYGPKG_PROFILE_GPROF_CFLAGS_REMOVE
+# (which always holds -pg) removes more; the configurator is asked only when the user
+# set values (the default is just -pg).
+PKG_CFLAGS_REMOVE := -pg -p -finstrument-functions \
+  $(if $(CDL_ID),$(shell $(CDL_CONFIGURE) -q $(CDL_ARGS) --get CYGPKG_PROFILE_GPROF_CFLAGS_REMOVE 2>/dev/null))
+NO_PG = $(filter-out $(PKG_CFLAGS_REMOVE),$(1))
 
 PKG_INC    := $(TB)/include $(PROFILE_INC) $(HAL_INC) $(BOARD_INC)
 # Functions start on 16-byte boundaries (the usual bucket size) so that the package's hot

@@ -55,9 +55,15 @@ CDL_UNIT_FILES := cdl/profile_gprof.cdl cdl/tests/hal_host.cdl
 CDL_UNIT_DEPS  := $(CDL_CONFIGURE) $(CDL_UNIT_FILES)
 CDL_UNIT_CMD    = $(CDL_CONFIGURE) -q --prefix $(UNIT_DIR) $(CDL_UNIT_FILES) && touch $@
 
-.PHONY: config config-dir
+.PHONY: config config-dir config-compile config-srcs
 config-dir:
 	@echo $(TB)
+# The files the configuration's CDL compiles ("PACKAGE FILE" lines), and the ones this build
+# compiles into the package library: test_options.sh checks that they agree.
+config-compile:
+	@$(PKGCONF_CMD) -q --compile
+config-srcs:
+	@printf '%s\n' $(filter-out $(LWIP_DIR)/%,$(PKG_SRCS))
 config: | $(SETUP_STAMP)
 	@echo "# Configuration of $(BOARD) in $(TB)$(if $(CONFIG),; CONFIG=$(CONFIG))"
 	@echo "# (values: current value [default; legal values]; INACTIVE options do not take effect)"

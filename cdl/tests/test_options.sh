@@ -163,5 +163,46 @@ if [ -n "${tb_notftp:-}" ] && [ -n "${tb_tftp:-}" ]; then
 fi
 # CYGNUM_PROFILE_TFTP_PORT: cdl/tests/test_tftp_port.py (the daemon answers on that port).
 
+# ---- the CDL's compile lists are what the build compiles ---------------------------------------
+# In every configuration above: the files whose objects in libprofile.a hold code are exactly
+# the files the active, enabled CDL nodes compile (lwIP's own sources aside: Debian's tree).
+compile_lists_agree() {
+  local tag=$1 tb=$2; shift 2
+  [ -f "$tb/lib/libprofile.a" ] || { nok "$tag: no library to compare with the CDL"; return; }
+  make --no-print-directory -s BOARD="$BOARD" "$@" config-compile | awk '{ print $2 }' | sort > "$tmp/cdl-files"
+  make --no-print-directory -s BOARD="$BOARD" "$@" config-srcs | xargs -n1 basename | sort > "$tmp/make-files"
+  $NM --defined-only -A "$tb/lib/libprofile.a" 2>/dev/null | sed -n 's/^[^:]*:\([^:]*\)\.o:.*/\1/p' |
+    sort -u | comm -12 - "$tmp/make-files" > "$tmp/code-files"
+  { echo "CDL:"; cat "$tmp/cdl-files"; echo "objects with code:"; cat "$tmp/code-files"; } > "$tmp/out"
+  check "$tag: the package library's code comes from exactly the files the CDL compiles" \
+    cmp -s "$tmp/cdl-files" "$tmp/code-files"
+}
+compile_lists_agree default "$tb_default"
+compile_lists_agree nocg "${tb_nocg:-}" CYGPKG_PROFILE_CALLGRAPH=0
+compile_lists_agree tftp "${tb_tftp:-}" CYGPKG_NET_LWIP=1
+compile_lists_agree notftp "${tb_notftp:-}" CYGPKG_NET_LWIP=1 CYGPKG_PROFILE_TFTP=0
+
+# ---- the HAL's mcount (CYGFUN_HAL_ARMV7M_PROFILE_MCOUNT=0): no call graph at all -----------------
+probe_config nomcount 0 8 5 1 CYGFUN_HAL_ARMV7M_PROFILE_MCOUNT=0
+if [ -n "${tb_nomcount:-}" ]; then
+  $NM "$tb_nomcount/lib/libprofile.a" > "$tmp/out" 2>&1
+  check "mcount off: neither __gnu_mcount_nc nor __profile_mcount in the library" \
+    eval '! grep -qE " [TtWw] (__gnu_mcount_nc|__profile_mcount)$" $tmp/out'
+  compile_lists_agree nomcount "$tb_nomcount" CYGFUN_HAL_ARMV7M_PROFILE_MCOUNT=0
+  mk CYGFUN_HAL_ARMV7M_PROFILE_MCOUNT=0 "$tb_nomcount/fw/cdlprobe-pg.elf"
+  check "mcount off: -pg code does not link, naming __gnu_mcount_nc" \
+    eval '[ ! -f $tb_nomcount/fw/cdlprobe-pg.elf ] && grep -q "undefined reference to .__gnu_mcount_nc" $tmp/out'
+fi
+
+# ---- CYGPKG_PROFILE_GPROF_CFLAGS_REMOVE: flags the package is built without ---------------------
+rm_args=('CYGPKG_PROFILE_GPROF_CFLAGS_REMOVE=-pg -fdata-sections')
+tb_rm=$(tb_of "${rm_args[@]}")
+mk "${rm_args[@]}" CFLAGS=-pg "$tb_rm/lib/libprofile.a"
+check "CFLAGS_REMOVE=\"-pg -fdata-sections\": the library builds (with CFLAGS=-pg)" [ -f "$tb_rm/lib/libprofile.a" ]
+cp "$tb_rm/obj/flags" "$tmp/out" 2>/dev/null
+check "CFLAGS_REMOVE: the package is compiled without -fdata-sections and without -pg" \
+  eval '! grep -qE -- "(^| )(-fdata-sections|-pg)( |$)" $tb_rm/obj/flags'
+check "the default configuration keeps -fdata-sections" grep -q -- ' -fdata-sections ' "$tb_default/obj/flags"
+
 echo "1..$n"
 exit $fail

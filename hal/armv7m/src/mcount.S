@@ -30,6 +30,11 @@
  * update with hal_profile_irq_save(), and everything here is on the current stack, so an
  * interrupt handler built with -pg can nest at any instruction.
  */
+#include <pkgconf/hal_armv7m.h>
+/* The CDL option that compiles this file (hal_armv7m.cdl); without it the file is empty,
+ * so that -pg code fails to link instead of calling into a package without a call graph. */
+#if CYGFUN_HAL_ARMV7M_PROFILE_MCOUNT
+
         .syntax unified
         .thumb
 
@@ -56,3 +61,5 @@ __gnu_mcount_nc:
         bx      ip                      /* interworking return into the instrumented code */
         .cfi_endproc
         .size   __gnu_mcount_nc, . - __gnu_mcount_nc
+
+#endif /* CYGFUN_HAL_ARMV7M_PROFILE_MCOUNT */
