@@ -57,8 +57,10 @@ CROSS_NM := $(CROSS_COMPILE)nm
 # for mcount references below. The configuration's CYGPKG_PROFILE_GPROF_CFLAGS_REMOVE
 # (which always holds -pg) removes more; the configurator is asked only when the user
 # set values (the default is just -pg).
-PKG_CFLAGS_REMOVE := -pg -p -finstrument-functions \
-  $(if $(CDL_ID),$(shell $(CDL_CONFIGURE) -q $(CDL_ARGS) --get CYGPKG_PROFILE_GPROF_CFLAGS_REMOVE 2>/dev/null))
+# CYGPKG_PROFILE_GPROF_CFLAGS_ADD adds flags (and cannot add -pg back).
+cdl_get = $(shell $(CDL_CONFIGURE) -q $(CDL_ARGS) --get $(1) 2>/dev/null)
+PKG_CFLAGS_REMOVE := -pg -p -finstrument-functions $(if $(CDL_ID),$(call cdl_get,CYGPKG_PROFILE_GPROF_CFLAGS_REMOVE))
+PKG_CFLAGS_ADD    := $(if $(CDL_ID),$(call cdl_get,CYGPKG_PROFILE_GPROF_CFLAGS_ADD))
 NO_PG = $(filter-out $(PKG_CFLAGS_REMOVE),$(1))
 
 PKG_INC    := $(TB)/include $(PROFILE_INC) $(HAL_INC) $(BOARD_INC)
@@ -66,7 +68,7 @@ PKG_INC    := $(TB)/include $(PROFILE_INC) $(HAL_INC) $(BOARD_INC)
 # spots (mcount) are not charged to a neighbour in a gprof flat profile.
 PKG_CFLAGS := $(call NO_PG,$(BOARD_CPUFLAGS) -O2 -g -std=gnu11 -Wall -Wextra \
               -Werror=implicit-function-declaration -ffunction-sections -fdata-sections \
-              -falign-functions=16 $(CFLAGS)) $(addprefix -I,$(PKG_INC))
+              -falign-functions=16 $(CFLAGS) $(PKG_CFLAGS_ADD)) $(addprefix -I,$(PKG_INC))
 
 PKG_SRCS := $(PROFILE_SRCS) $(HAL_SRCS) $(BOARD_SRCS)
 PKG_OBJS := $(patsubst %,$(TB)/obj/%.o,$(PKG_SRCS))

@@ -195,7 +195,7 @@ if [ -n "${tb_nomcount:-}" ]; then
 fi
 
 # ---- CYGPKG_PROFILE_GPROF_CFLAGS_REMOVE: flags the package is built without ---------------------
-rm_args=('CYGPKG_PROFILE_GPROF_CFLAGS_REMOVE=-pg -fdata-sections')
+rm_args=('CYGPKG_PROFILE_GPROF_CFLAGS_REMOVE=-pg -fdata-sections' 'CYGPKG_PROFILE_GPROF_CFLAGS_ADD=-DPROBE_ADDED=1 -pg')
 tb_rm=$(tb_of "${rm_args[@]}")
 mk "${rm_args[@]}" CFLAGS=-pg "$tb_rm/lib/libprofile.a"
 check "CFLAGS_REMOVE=\"-pg -fdata-sections\": the library builds (with CFLAGS=-pg)" [ -f "$tb_rm/lib/libprofile.a" ]
@@ -203,6 +203,8 @@ cp "$tb_rm/obj/flags" "$tmp/out" 2>/dev/null
 check "CFLAGS_REMOVE: the package is compiled without -fdata-sections and without -pg" \
   eval '! grep -qE -- "(^| )(-fdata-sections|-pg)( |$)" $tb_rm/obj/flags'
 check "the default configuration keeps -fdata-sections" grep -q -- ' -fdata-sections ' "$tb_default/obj/flags"
+check "CFLAGS_ADD: the package is compiled with -DPROBE_ADDED=1 (and its -pg is removed)" \
+  grep -q -- ' -DPROBE_ADDED=1 ' "$tb_rm/obj/flags"
 
 echo "1..$n"
 exit $fail
