@@ -27,6 +27,15 @@ $(error CONFIG=$(CONFIG): no such file)
 endif
 endif
 
+# A command-line variable that spells CYG in another case is a typo that would otherwise be
+# ignored without a word: stop.
+CDL_CMDLINE_NAMES := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $v)),$v))
+cdl_cyg_upper = $(subst c,C,$(subst y,Y,$(subst g,G,$(1))))
+CDL_MISCASED := $(strip $(foreach v,$(filter-out CYG%,$(CDL_CMDLINE_NAMES)),$(if $(filter CYG%,$(call cdl_cyg_upper,$v)),$v)))
+ifneq ($(CDL_MISCASED),)
+$(error $(firstword $(CDL_MISCASED)): configuration options are spelt in capitals (CYG...); see make config)
+endif
+
 # CYG* variables from make's command line (also when make passes them on to a sub-make),
 # as shell words 'NAME=VALUE'.
 CDL_USER_NAMES := $(sort $(foreach v,$(filter CYG%,$(.VARIABLES)),$(if $(filter command line,$(origin $v)),$v)))

@@ -226,6 +226,9 @@ check "make config: with display texts and descriptions" \
   eval 'has "\"Callgraph hash table shift\"" && has "| The size of the hash table that leads from a call site"'
 mk "${MKB[@]}" CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=11 config
 check "make config: shows user values" has "CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT = 11 (user value)   [default 8; legal: 4 to 16]"
+mk "${MKB[@]}" cygnum_profile_callgraph_hash_shift=11 config
+check "make cyg...=VALUE (a typo in the case): stops, naming the variable" \
+  eval '[ $rc != 0 ] && grep -q "cygnum_profile_callgraph_hash_shift: configuration options are spelt in capitals" $tmp/out'
 tb_default=$(make --no-print-directory -s "${MKB[@]}" config-dir)
 tb_11=$(make --no-print-directory -s "${MKB[@]}" CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=11 config-dir)
 tb_11b=$(make --no-print-directory -s "${MKB[@]}" CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=11 config-dir)
