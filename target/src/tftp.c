@@ -23,6 +23,7 @@
  *     it times out);
  *   - duplicate and stale ACKs and retransmitted requests from the client are ignored, as
  *     RFC 1350 wants (lwIP answers them with an ERROR, which kills the client's transfer);
+ *     so are DATA packets and unknown opcodes from the client during its read;
  *   - packets shorter than a TFTP header are dropped (lwIP reads four bytes regardless).
  *
  * Everything here runs in lwIP's context: the main loop's network_poll() in a NO_SYS
@@ -293,6 +294,14 @@ static void filter(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr
             tftpd.stats.ignored++;
         return;
     default:
+        if (from_peer) {
+            /* DATA or an unknown opcode from the client mid-read: ignored. lwIP would answer
+             * with an ERROR yet keep the transfer, and a client that gets an ERROR gives
+             * up, leaving the single slot taken until lwIP times it out. */
+            tftpd.stats.ignored++;
+            pbuf_free(p);
+            return;
+        }
         break;                              /* lwIP answers DATA and unknown opcodes */
     }
     tftpd.lwip_recv(tftpd.lwip_arg, pcb, p, addr, port);

@@ -134,6 +134,26 @@ def main():
         if data:
             keep(tg, "with-second-client.gmon", data)
 
+        # Junk during a transfer: from the client itself (DATA, an unknown opcode, a short
+        # packet: ignored, no ERROR that would make a real client give up) and from a third
+        # party (an ERROR, which must not end someone else's transfer, and junk: errors or
+        # nothing).
+        third = []
+
+        def junk_mid_transfer():
+            a.send(struct.pack(">HH", tl.DATA, 1) + b"x" * 100)
+            a.send(struct.pack(">HH", 9, 0))
+            a.send(b"\0")
+            third.append(replies(port, lambda r: r.error(0, "not yours")))
+            third.append(replies(port, lambda r: r.send(b"\0\x07" + b"z" * 40)))
+        data, why = a.get(after_first=junk_mid_transfer)
+        t.ok(data is not None, "junk from the client and a stranger's ERROR during a transfer: "
+             "the client gets no ERROR and its get completes", why)
+        t.ok(len(third) == 2 and third[0] == [] and errors_or_nothing(third[1]),
+             "... the stranger's ERROR is not answered, its junk gets an error or nothing", third)
+        if data:
+            keep(tg, "junk-mid-transfer.gmon", data)
+
         data, why = a.get(dup_acks=True)
         t.ok(data is not None, "every block acknowledged twice: duplicates ignored, the get completes", why)
         if data:
