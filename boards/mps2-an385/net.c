@@ -3,12 +3,13 @@
  * (NO_SYS=1). init_all_network_interfaces() is the eCos moment after which profile_on()
  * can start the TFTP daemon; network_poll() runs the network from the main loop.
  *
- * Address: static 10.0.2.15/24, gateway 10.0.2.2 (QEMU's user-mode network), or set at
- * build time with -DBOARD_NET_IPADDR=... (a string), -DBOARD_NET_NETMASK, -DBOARD_NET_GW,
- * or -DBOARD_NET_DHCP=1 to ask a DHCP server (QEMU's answers 10.0.2.15 too).
+ * Address: the configuration's (hal_arm_mps2_an385.cdl): static, by default 10.0.2.15/24
+ * with gateway 10.0.2.2 (QEMU's user-mode network), or by DHCP with
+ * CYGHWR_HAL_MPS2_AN385_NET_DHCP=1 (QEMU's DHCP server answers 10.0.2.15 too).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <pkgconf/hal_arm_mps2_an385.h>
 #include <cyg/hal/board.h>
 #include <network.h>
 #include "lwip/dhcp.h"
@@ -18,25 +19,20 @@
 #include "lwip/timeouts.h"
 #include "lan9118.h"
 
-#ifndef BOARD_NET_IPADDR
-#define BOARD_NET_IPADDR "10.0.2.15"
-#endif
-#ifndef BOARD_NET_NETMASK
-#define BOARD_NET_NETMASK "255.255.255.0"
-#endif
-#ifndef BOARD_NET_GW
-#define BOARD_NET_GW "10.0.2.2"
-#endif
-#ifndef BOARD_NET_DHCP
-#define BOARD_NET_DHCP 0
+#ifndef CYGHWR_HAL_MPS2_AN385_NET_DHCP
+#define CYGHWR_HAL_MPS2_AN385_NET_DHCP 0
 #endif
 #define BOARD_NET_DHCP_WAIT_MS 10000
 
 #define AN385_LAN9118_BASE 0x40200000u
 
+/* The interface and its controller: set up once by init_all_network_interfaces(), then
+ * touched only by lwIP (from network_poll() in the main loop). */
 static struct lan9118 eth0_dev = { .base = AN385_LAN9118_BASE, .irq = BOARD_IRQ_ETHERNET };
 static struct netif eth0;
-static int net_state;   /* 0: not tried; 1: up; < 0: the error */
+/* Owned by init_all_network_interfaces(); network_poll() reads net_polling. */
+static int net_polling;         /* the interface exists: run lwIP */
+static int net_result = 1;      /* the first call's result; 1: not called yet */
 
 /* lwIP's clock (NO_SYS): milliseconds from the board's monotonic clock. */
 u32_t sys_now(void)
@@ -46,39 +42,45 @@ u32_t sys_now(void)
 
 void network_poll(void)
 {
-    if (net_state == 0)
+    if (!net_polling)
         return;
     lan9118_poll(&eth0);
     sys_check_timeouts();
 }
 
-int init_all_network_interfaces(void)
+/* lwIP, the interface, the address: init_all_network_interfaces()'s first call. */
+static int bring_up(void)
 {
     ip4_addr_t ip, mask, gw;
 
-    if (net_state != 0)
-        return net_state > 0 ? 0 : net_state;
     lwip_init();
-    if (BOARD_NET_DHCP) {
+    if (CYGHWR_HAL_MPS2_AN385_NET_DHCP) {
         ip4_addr_set_zero(&ip);
         ip4_addr_set_zero(&mask);
         ip4_addr_set_zero(&gw);
     } else {
-        ip4addr_aton(BOARD_NET_IPADDR, &ip);
-        ip4addr_aton(BOARD_NET_NETMASK, &mask);
-        ip4addr_aton(BOARD_NET_GW, &gw);
+#if !CYGHWR_HAL_MPS2_AN385_NET_DHCP
+        if (!ip4addr_aton(CYGDAT_HAL_MPS2_AN385_NET_IP, &ip) ||
+            !ip4addr_aton(CYGDAT_HAL_MPS2_AN385_NET_NETMASK, &mask) ||
+            !ip4addr_aton(CYGDAT_HAL_MPS2_AN385_NET_GATEWAY, &gw)) {
+            printf("net: bad static address in the configuration: %s/%s gateway %s\n",
+                   CYGDAT_HAL_MPS2_AN385_NET_IP, CYGDAT_HAL_MPS2_AN385_NET_NETMASK,
+                   CYGDAT_HAL_MPS2_AN385_NET_GATEWAY);
+            return -EINVAL;
+        }
+#endif
     }
     if (!netif_add(&eth0, &ip, &mask, &gw, &eth0_dev, lan9118_netif_init, netif_input)) {
         printf("net: no LAN9118 at 0x%08x\n", (unsigned)AN385_LAN9118_BASE);
-        return net_state = -ENODEV;
+        return -ENODEV;
     }
     netif_set_default(&eth0);
     netif_set_up(&eth0);
     if (lan9118_link_up(&eth0))
         netif_set_link_up(&eth0);
-    net_state = 1;
+    net_polling = 1;
 
-    if (BOARD_NET_DHCP) {
+    if (CYGHWR_HAL_MPS2_AN385_NET_DHCP) {
         dhcp_start(&eth0);
         uint32_t start = board_clock_ms();
         while (!dhcp_supplied_address(&eth0)) {
@@ -96,7 +98,14 @@ int init_all_network_interfaces(void)
     ip4addr_ntoa_r(netif_ip4_netmask(&eth0), n, sizeof n);
     ip4addr_ntoa_r(netif_ip4_gw(&eth0), g, sizeof g);
     printf("net: en0 up: %s netmask %s gateway %s (%s), MAC %02x:%02x:%02x:%02x:%02x:%02x, "
-           "link %s\n", a, n, g, BOARD_NET_DHCP ? "DHCP" : "static", m[0], m[1], m[2], m[3],
+           "link %s\n", a, n, g, CYGHWR_HAL_MPS2_AN385_NET_DHCP ? "DHCP" : "static", m[0], m[1], m[2], m[3],
            m[4], m[5], netif_is_link_up(&eth0) ? "up" : "down");
     return 0;
+}
+
+int init_all_network_interfaces(void)
+{
+    if (net_result == 1)
+        net_result = bring_up();
+    return net_result;
 }

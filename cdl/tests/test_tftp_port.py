@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""CYGNUM_PROFILE_TFTP_PORT has its effect: the TFTP firmware (tests/qemu/tftp_app.c) built
-with CYGPKG_NET_LWIP=1 CYGNUM_PROFILE_TFTP_PORT=6969 serves gmon.out on UDP port 6969, and
-nothing answers on port 69. QEMU forwards one host port to each guest port."""
+"""Network options have their effect on the TFTP firmware (tests/qemu/tftp_app.c), each
+configuration built with CYGPKG_NET_LWIP=1 in its own directory and booted in QEMU with
+user-mode networking (QEMU forwards one host port to each guest address and port):
+  CYGNUM_PROFILE_TFTP_PORT=6969           gmon.out is served on UDP port 6969, not on 69;
+  CYGHWR_HAL_MPS2_AN385_NET_DHCP=1        the board takes its address from QEMU's DHCP server;
+  CYGDAT_HAL_MPS2_AN385_NET_IP="10.0.2.16" the board has that static address."""
 import os
 import subprocess
 import sys
@@ -13,63 +16,113 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "qemu"))
 import harness as h  # noqa: E402
 import tftplib as tl  # noqa: E402
 
-PORT = 6969
-VALUES = ["CYGPKG_NET_LWIP=1", "CYGNUM_PROFILE_TFTP_PORT=%d" % PORT]
 
-
-def make(*args):
+def make(values, *args):
     env = dict(os.environ)
     # Not the values of a `make test CYG...=...` that runs us: make passes them on in
     # MAKEFLAGS and in the environment.
     for v in list(env):
         if v in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "CONFIG") or v.startswith("CYG"):
             del env[v]
-    return subprocess.run(["make", "--no-print-directory", "-s", "-C", ROOT, "BOARD=" + h.BOARD]
-                          + VALUES + list(args), env=env, text=True,
+    return subprocess.run(["make", "--no-print-directory", "-s", "-C", ROOT, "BOARD=" + h.BOARD,
+                           "CYGPKG_NET_LWIP=1"] + values + list(args), env=env, text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def build(t, values, tag):
+    """Builds the TFTP firmware in the configuration; returns (elf, tb) or (None, None)."""
+    tb = os.path.join(ROOT, make(values, "config-dir").stdout.strip())
+    elf = os.path.join(tb, "fw", "tftp.elf")
+    p = make(values, "-j%d" % (os.cpu_count() or 2), os.path.relpath(elf, ROOT))
+    if not t.ok(p.returncode == 0 and os.path.exists(elf), "%s: the TFTP firmware builds" % tag,
+                p.stdout):
+        return None, None
+    return elf, tb
+
+
+def boot(t, elf, forwards, tag):
+    """Boots elf with host ports forwarded to (guest ip, guest port) pairs; yields
+    (qemu log path, [host ports]) once the application is ready, or None."""
+    out = tempfile.mkdtemp(prefix="cdl-net-")
+    ports = [tl.free_udp_port() for _ in forwards]
+    nic = "user,model=lan9118" + "".join(",hostfwd=udp:127.0.0.1:%d-%s:%d" % (hp, ip, gp)
+                                         for hp, (ip, gp) in zip(ports, forwards))
+    log = os.path.join(out, "qemu.log")
+    q = h.Qemu(elf, log, extra=["-nic", nic])
+    rc, gout = h.gdb(elf, q.port, ["break main", "continue", "delete", "detach"])
+    if not t.ok(rc == 0, "%s: the firmware boots" % tag, gout):
+        q.close()
+        return None
+    deadline = time.time() + 30
+    while time.time() < deadline and "tftp-app: ready" not in open(log, errors="replace").read():
+        time.sleep(0.05)
+    return q, log, ports, out
+
+
+def got_gmon(t, port, out, what):
+    dest = os.path.join(out, "gmon.out")
+    rc, cout, secs = tl.tftp_hpa(port, dest)
+    ok = rc == 0 and os.path.exists(dest) and os.path.getsize(dest) > 0
+    if ok:
+        with open(dest, "rb") as f:
+            ok = f.read(4) == b"gmon"
+    t.ok(ok, "%s (%.2f s)" % (what, secs), cout)
 
 
 def main():
     t = h.Tap()
-    p = make("config-dir")
-    tb_rel = p.stdout.strip()          # make's own name for it, relative to ROOT
-    tb = os.path.join(ROOT, tb_rel)
-    elf = os.path.join(tb, "fw", "tftp.elf")
-    p = make("-j%d" % (os.cpu_count() or 2), tb_rel + "/fw/tftp.elf")
-    if not t.ok(p.returncode == 0 and os.path.exists(elf),
-                "the TFTP firmware builds with CYGNUM_PROFILE_TFTP_PORT=%d" % PORT, p.stdout):
-        return t.done()
-    with open(os.path.join(tb, "include", "pkgconf", "profile_gprof.h")) as f:
-        t.ok("#define CYGNUM_PROFILE_TFTP_PORT %d\n" % PORT in f.read(),
-             "its profile_gprof.h has the port")
 
-    out = tempfile.mkdtemp(prefix="cdl-tftp-port-")
-    host_new, host_69 = tl.free_udp_port(), tl.free_udp_port()
-    nic = ("user,model=lan9118,hostfwd=udp:127.0.0.1:%d-%s:%d,hostfwd=udp:127.0.0.1:%d-%s:69"
-           % (host_new, tl.GUEST_IP, PORT, host_69, tl.GUEST_IP))
-    log = os.path.join(out, "qemu.log")
-    with h.Qemu(elf, log, extra=["-nic", nic]) as q:
-        rc, gout = h.gdb(elf, q.port, ["break main", "continue", "delete", "detach"])
-        if not t.ok(rc == 0, "the firmware boots", gout):
-            return t.done()
-        deadline = time.time() + 30
-        while time.time() < deadline and "tftp-app: ready" not in open(log, errors="replace").read():
-            time.sleep(0.05)
-        con = open(log, errors="replace").read()
-        t.ok("TFTP daemon serving gmon.out on 10.0.2.15 UDP port %d" % PORT in con,
-             "the daemon says it serves on port %d" % PORT, con[-2000:])
-        dest = os.path.join(out, "gmon.out")
-        rc, cout, secs = tl.tftp_hpa(host_new, dest)
-        ok = rc == 0 and os.path.exists(dest) and os.path.getsize(dest) > 0
-        if ok:
-            with open(dest, "rb") as f:
-                ok = f.read(4) == b"gmon"
-        t.ok(ok, "tftp-hpa gets gmon.out from port %d (%.2f s)" % (PORT, secs), cout)
-        raw = tl.Raw(host_69)
-        raw.rrq()
-        reply = raw.recv(timeout=3.0)
-        raw.close()
-        t.ok(reply is None, "nothing answers a read request on port 69", repr(reply))
+    # ---- CYGNUM_PROFILE_TFTP_PORT ----
+    port = 6969
+    elf, tb = build(t, ["CYGNUM_PROFILE_TFTP_PORT=%d" % port], "port %d" % port)
+    if elf:
+        with open(os.path.join(tb, "include", "pkgconf", "profile_gprof.h")) as f:
+            t.ok("#define CYGNUM_PROFILE_TFTP_PORT %d\n" % port in f.read(),
+                 "its profile_gprof.h has the port")
+        b = boot(t, elf, [(tl.GUEST_IP, port), (tl.GUEST_IP, 69)], "port %d" % port)
+        if b:
+            q, log, (host_new, host_69), out = b
+            with q:
+                con = open(log, errors="replace").read()
+                t.ok("TFTP daemon serving gmon.out on 10.0.2.15 UDP port %d" % port in con,
+                     "the daemon says it serves on port %d" % port, con[-2000:])
+                got_gmon(t, host_new, out, "tftp-hpa gets gmon.out from port %d" % port)
+                raw = tl.Raw(host_69)
+                raw.rrq()
+                reply = raw.recv(timeout=3.0)
+                raw.close()
+                t.ok(reply is None, "nothing answers a read request on port 69", repr(reply))
+
+    # ---- CYGHWR_HAL_MPS2_AN385_NET_DHCP ----
+    elf, tb = build(t, ["CYGHWR_HAL_MPS2_AN385_NET_DHCP=1"], "DHCP")
+    if elf:
+        # QEMU's DHCP server hands out 10.0.2.15 first.
+        b = boot(t, elf, [(tl.GUEST_IP, 69)], "DHCP")
+        if b:
+            q, log, (hp,), out = b
+            with q:
+                con = open(log, errors="replace").read()
+                t.ok("net: en0 up: 10.0.2.15 netmask 255.255.255.0 gateway 10.0.2.2 (DHCP)" in con,
+                     "DHCP: the board got 10.0.2.15 from QEMU's DHCP server", con[-2000:])
+                got_gmon(t, hp, out, "DHCP: tftp-hpa gets gmon.out")
+
+    # ---- CYGDAT_HAL_MPS2_AN385_NET_IP ----
+    ip = "10.0.2.16"
+    elf, tb = build(t, ['CYGDAT_HAL_MPS2_AN385_NET_IP="%s"' % ip], "static %s" % ip)
+    if elf:
+        b = boot(t, elf, [(ip, 69), (tl.GUEST_IP, 69)], "static %s" % ip)
+        if b:
+            q, log, (hp, hp_default), out = b
+            with q:
+                con = open(log, errors="replace").read()
+                t.ok("net: en0 up: %s netmask 255.255.255.0 gateway 10.0.2.2 (static)" % ip in con,
+                     "static %s: the board says so" % ip, con[-2000:])
+                got_gmon(t, hp, out, "static %s: tftp-hpa gets gmon.out from it" % ip)
+                raw = tl.Raw(hp_default)
+                raw.rrq()
+                reply = raw.recv(timeout=3.0)
+                raw.close()
+                t.ok(reply is None, "nothing answers on the default address", repr(reply))
     return t.done()
 
 
