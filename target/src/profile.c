@@ -150,7 +150,18 @@ int profile_on(void *start, void *end, int bucket_size, int interval_us)
         free(profile_stop(s));
         return actual < 0 ? actual : -EIO;
     }
-    s->prof_rate = (uint32_t)((1000000u + (unsigned)actual / 2) / (unsigned)actual);
+    /* gmon.out states the rate in whole samples per second: an interval that it cannot
+     * express within 1% (slower than 1 Hz, or e.g. 300 ms: 3.33 Hz) would make every
+     * time gprof prints wrong by as much, so it is refused. */
+    uint32_t rate = (uint32_t)((1000000u + (unsigned)actual / 2) / (unsigned)actual);
+    uint64_t error = (uint64_t)rate * (unsigned)actual > 1000000u ?
+                     (uint64_t)rate * (unsigned)actual - 1000000u :
+                     1000000u - (uint64_t)rate * (unsigned)actual;
+    if (rate == 0 || error > 1000000u / 100) {
+        free(profile_stop(s));
+        return -EINVAL;
+    }
+    s->prof_rate = rate;
 #if PROFILE_TFTP
     /* Once only; if the network is not up yet it says so on the console (profiling is on
      * regardless, and a later profile_on() or profile_tftp_start() tries again). */

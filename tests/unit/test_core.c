@@ -317,8 +317,11 @@ static void test_timer_failure(void **state)
     fake_hal.timer_result = -ERANGE;
     assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), -ERANGE);
     assert_int_equal(profile_get_stats(&st), -ENODATA);
+    /* The largest interval a HAL can return: no overflow in the rate, which rounds to
+     * 0 Hz, and so is refused. */
     fake_hal.timer_result = 0x7fffffff;
-    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), -EINVAL);
+    assert_int_equal(profile_get_stats(&st), -ENODATA);
 }
 
 static void test_prof_rate_from_hal_interval(void **state)
@@ -328,6 +331,36 @@ static void test_prof_rate_from_hal_interval(void **state)
     assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 3500), 0);
     assert_int_equal(fake_hal.requested_us, 3500);
     assert_int_equal(profile_state.prof_rate, 250);
+}
+
+/* gmon.out's prof_rate is whole Hz: an interval it cannot express within 1% is refused
+ * (and profiling left off, the timer stopped); exact or near rates are taken. */
+static void test_interval_prof_rate_cannot_express(void **state)
+{
+    (void)state;
+    static const struct { int actual_us, ret; uint32_t rate; } cases[] = {
+        { 3000000, -EINVAL, 0 },    /* 0.33 Hz: would be written as 0 */
+        { 1500000, -EINVAL, 0 },    /* 0.67 Hz: as 1, 50% off */
+        { 300000, -EINVAL, 0 },     /* 3.33 Hz: as 3, 10% off */
+        { 1000000, 0, 1 },
+        { 100000, 0, 10 },
+        { 3500, 0, 286 },           /* 285.7 Hz: 0.1% off */
+        { 10, 0, 100000 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fake_hal.timer_result = cases[i].actual_us;
+        int disabled = fake_hal.disable_calls;
+        assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, cases[i].actual_us),
+                         cases[i].ret);
+        if (cases[i].ret == 0) {
+            assert_int_equal(profile_state.prof_rate, cases[i].rate);
+        } else {
+            assert_int_equal(profile_state.running, 0);
+            assert_true(fake_hal.disable_calls > disabled);
+            struct profile_stats st;
+            assert_int_equal(profile_get_stats(&st), -ENODATA);
+        }
+    }
 }
 
 static void test_allocation_follows_formulas(void **state)
@@ -571,6 +604,7 @@ int main(void)
         T(test_out_of_memory),
         T(test_timer_failure),
         T(test_prof_rate_from_hal_interval),
+        T(test_interval_prof_rate_cannot_express),
         T(test_allocation_follows_formulas),
         T(test_gmon_image_parsed_back),
         T(test_gmon_read_in_any_chunks),

@@ -31,8 +31,10 @@ extern "C" {
  * off (any earlier profiling is stopped and its memory released).
  *
  * @retval 0        profiling is on
- * @retval -EINVAL  start >= end, bucket_size <= 0, interval_us <= 0, or a range too large
- *                  for 32-bit bucket and slot counts
+ * @retval -EINVAL  start >= end, bucket_size <= 0, interval_us <= 0, a range too large
+ *                  for 32-bit bucket and slot counts, or an interval (as the HAL can do it)
+ *                  whose rate gmon.out's whole samples per second cannot express within 1%
+ *                  (slower than 1 Hz; or e.g. 300000 us, 3.33 Hz; 100000 us, 10 Hz, is fine)
  * @retval -ENOMEM  the histogram or call-graph tables could not be allocated
  * @retval -EIO     the HAL could not start the profile timer
  */
