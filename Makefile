@@ -38,7 +38,7 @@ export PROFILE_TB := $(TB)
 # boards/<board>/board.mk: ARCH, CROSS_COMPILE, BOARD_CPUFLAGS, BOARD_SRCS, BOARD_INC,
 #                          BOARD_LDSCRIPT, BOARD_RUN (the QEMU runner script)
 include boards/$(BOARD)/board.mk
-# hal/<arch>/hal.mk: HAL_SRCS, HAL_INC
+# hal/<arch>/hal.mk: HAL_SRCS, HAL_INC, HAL_PKG_CFLAGS
 include hal/$(ARCH)/hal.mk
 # target/target.mk: PROFILE_SRCS, PROFILE_INC
 include target/target.mk
@@ -68,7 +68,7 @@ PKG_INC    := $(TB)/include $(PROFILE_INC) $(HAL_INC) $(BOARD_INC)
 # spots (mcount) are not charged to a neighbour in a gprof flat profile.
 PKG_CFLAGS := $(call NO_PG,$(BOARD_CPUFLAGS) -O2 -g -std=gnu11 -Wall -Wextra \
               -Werror=implicit-function-declaration -ffunction-sections -fdata-sections \
-              -falign-functions=16 $(CFLAGS) $(PKG_CFLAGS_ADD)) $(addprefix -I,$(PKG_INC))
+              -falign-functions=16 $(CFLAGS) $(PKG_CFLAGS_ADD) $(HAL_PKG_CFLAGS)) $(addprefix -I,$(PKG_INC))
 
 PKG_SRCS := $(PROFILE_SRCS) $(HAL_SRCS) $(BOARD_SRCS)
 PKG_OBJS := $(patsubst %,$(TB)/obj/%.o,$(PKG_SRCS))

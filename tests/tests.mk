@@ -31,8 +31,8 @@ BENCH_DEPS += $(TB)/fw/bench.elf
 TESTS     += tests/install/test_install.sh
 TEST_DEPS += $(PROFILE_LIB)
 
-# ---- the package never gets -pg ----
-TESTS += tests/build/test_no_pg.sh
+# ---- the package never gets -pg, and never touches FP registers ----
+TESTS += tests/build/test_no_pg.sh tests/build/test_no_fp.sh
 
 # ---- TFTP extraction over lwIP (firmware in the TFTP configuration, tests, bench, demo-tftp) ----
 include tests/qemu/tftp.mk

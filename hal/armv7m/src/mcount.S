@@ -21,10 +21,9 @@
  *
  * The path is 9 instructions including the compiler's push/bl, plus the C handler.
  *
- * FP: the package is built soft-float for the Cortex-M3, so __profile_mcount cannot touch
- * FP registers. On a Cortex-M4F/M7 built hard-float, s0-s15 carry arguments and are
- * caller-saved; such a port must either build the package with -mgeneral-regs-only
- * (GCC >= 13 for ARM) or save s0-s15/FPSCR here.
+ * FP: the package is built with -mgeneral-regs-only (hal.mk), so __profile_mcount cannot
+ * touch FP registers even when the application is built hard-float for a Cortex-M4F/M7,
+ * where s0-s15 carry arguments and are caller-saved; this stub saves none of them.
  *
  * Interrupts stay enabled: the C handler (the portable core) masks them around its table
  * update with hal_profile_irq_save(), and everything here is on the current stack, so an
