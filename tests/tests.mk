@@ -12,7 +12,7 @@ $(UNIT_DIR)/include/pkgconf/profile_gprof.h: $(CDL_UNIT_DEPS) | $(SETUP_STAMP)
 $(UNIT_DIR)/test_core: tests/unit/test_core.c $(UNIT_CORE) $(wildcard target/src/*.h target/include/cyg/profile/*.h) \
                        tests/unit/fake_hal.h $(UNIT_DIR)/include/pkgconf/profile_gprof.h
 	@mkdir -p $(@D)
-	$(CC) $(UNIT_CFLAGS) tests/unit/test_core.c $(UNIT_CORE) -Wl,--wrap=malloc -lcmocka -o $@
+	$(CC) $(UNIT_CFLAGS) tests/unit/test_core.c $(UNIT_CORE) -Wl,--wrap=malloc -Wl,--wrap=memset -lcmocka -o $@
 
 TESTS     += $(UNIT_DIR)/test_core
 TEST_DEPS += $(UNIT_DIR)/test_core

@@ -55,7 +55,10 @@ void profile_clear_counts(struct profile_state *s)
 
 int profile_slow_path(struct profile_state *s)
 {
-    if (s->reset_pending) {
+    /* gdb may halt the target anywhere in here and ask for another reset (pending = 1,
+     * gate closed): the gate is only left open once no reset is pending, or a later
+     * out-of-range event would perform that reset and wipe data not yet extracted. */
+    while (s->reset_pending) {
         s->reset_pending = 0;
         if (s->running) {
             profile_clear(s);

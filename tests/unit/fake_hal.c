@@ -31,3 +31,17 @@ void *__wrap_malloc(size_t size)
         return NULL;
     return __real_malloc(size);
 }
+
+/* Owned by the tests: called once by the next memset of the package (then cleared), to act
+ * as a debugger that halts the target in the middle of a reset. */
+void (*fake_memset_hook)(void);
+void *__real_memset(void *p, int c, size_t n);
+void *__wrap_memset(void *p, int c, size_t n)
+{
+    void (*hook)(void) = fake_memset_hook;
+    fake_memset_hook = NULL;
+    void *r = __real_memset(p, c, n);
+    if (hook)
+        hook();
+    return r;
+}

@@ -7,4 +7,5 @@ struct fake_hal {
 };
 extern struct fake_hal fake_hal;
 extern int hal_host_irq_depth;
+extern void (*fake_memset_hook)(void);
 #endif

@@ -269,6 +269,28 @@ static void test_pending_reset_applied_by_next_sample(void **state)
     assert_int_equal(profile_state.reset_pending, 0);
 }
 
+/* gdb asks for a reset again while the target is performing one (it halted the target
+ * in the middle of profile_clear): the target must not leave the gate open with a reset
+ * still pending, or a later out-of-range event would wipe data not yet extracted. */
+static void test_reset_requested_during_reset(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    __profile_hit(LOW + 4);
+    gdb_reset();
+    fake_memset_hook = gdb_reset;   /* gdb halts the target inside the reset */
+    __profile_hit(LOW + 20);        /* performs the pending reset(s), then counts */
+    assert_int_equal(profile_state.reset_pending, 0);
+    assert_int_equal(profile_state.armed_span, 0x1000);
+    __profile_hit(LOW + 36);
+    __profile_hit(LOW + 0x2000);    /* out of range: the slow path again, no reset now */
+    struct profile_stats st = stats();
+    assert_int_equal(st.samples, 3);  /* out-of-range samples count too */
+    assert_int_equal(profile_state.bins[1], 1);
+    assert_int_equal(profile_state.bins[2], 1);
+    assert_int_equal(st.samples_out_of_range, 1);
+}
+
 static void test_pending_reset_applied_by_next_call(void **state)
 {
     (void)state;
@@ -600,6 +622,7 @@ int main(void)
         T(test_profile_reset),
         T(test_pending_reset_applied_by_next_sample),
         T(test_pending_reset_applied_by_next_call),
+        T(test_reset_requested_during_reset),
         T(test_bad_arguments),
         T(test_out_of_memory),
         T(test_timer_failure),
