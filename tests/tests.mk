@@ -36,3 +36,7 @@ TESTS += tests/build/test_no_pg.sh tests/build/test_no_fp.sh
 
 # ---- TFTP extraction over lwIP (firmware in the TFTP configuration, tests, bench, demo-tftp) ----
 include tests/qemu/tftp.mk
+
+# ---- the README's main job: make demo and make demo-tftp run through ----
+TESTS     += tests/qemu/test_demo.sh
+TEST_DEPS += $(TB)/fw/demo.elf $(TFTP_FW)

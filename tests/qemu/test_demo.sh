@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The README's main job works: `make demo` (demo/run-demo) and `make demo-tftp`
+# (tests/qemu/run-demo-tftp) run to the end, print their progress lines, and GNU gprof
+# shows the demo's known call structure (demo/demo.c: 2000 frames, 64 CRC bytes a frame,
+# a median every 8th frame). Each run in a private directory.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+B=${BUILD:-build}
+TB=${PROFILE_TB:-$B/mps2-an385}
+board=${BOARD:-mps2-an385}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-demo.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+n=0 fail=0
+check() { n=$((n+1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fail=1; fi; }
+
+cp "$TB/fw/demo.elf" "$tmp/demo.elf"    # a private copy: other runs may rebuild it
+demo/run-demo "boards/$board/run-qemu" "$tmp/demo.elf" "$tmp/demo" > "$tmp/demo.out" 2>&1
+rc=$?
+out=$tmp/demo.out
+check "make demo: runs to the end" '[ $rc = 0 ] || { tail -20 $out; false; }'
+check "make demo: four progress lines" '[ "$(grep -c "^\[demo [1-4]/4\]" $out)" = 4 ]'
+check "make demo: the loss counters are shown" 'grep -q "gprof: samples [1-9][0-9]*, outside the range 0" $out'
+check "make demo: flat profile, crc8 called 128000 times on top" \
+  'grep -A1 "^ time" $out | grep -qE "[0-9.]+ +[0-9.]+ +[0-9.]+ +128000 .* crc8$"'
+check "make demo: call graph, main -> crc_packet 2000/2000, median -> insertion_sort 250/250" \
+  'grep -qE "2000/2000 +crc_packet" $out && grep -qE "250/250 +insertion_sort" $out'
+
+cp "$B/tftp/tftp.elf" "$tmp/tftp.elf"
+tests/qemu/run-demo-tftp "boards/$board/run-qemu" "$tmp/tftp.elf" "$tmp/demo-tftp" > "$tmp/tftp.out" 2>&1
+rc=$?
+out=$tmp/tftp.out
+check "make demo-tftp: runs to the end" '[ $rc = 0 ] || { tail -20 $out; false; }'
+check "make demo-tftp: four progress lines" '[ "$(grep -c "^\[demo-tftp [1-4]/4\]" $out)" = 4 ]'
+check "make demo-tftp: the daemon sent gmon.out and reset the counters" \
+  'grep -q "console: profile: tftp: sent gmon.out ([0-9]* bytes); counters reset" $out'
+check "make demo-tftp: gprof reads it: flat profile and call graph" \
+  'grep -q "^Flat profile:" $out && grep -q "Call graph" $out && ! grep -qi "gprof:.*error\|not in executable" $out'
+echo "1..$n"
+exit $fail
