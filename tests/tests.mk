@@ -32,7 +32,7 @@ TESTS     += tests/install/test_install.sh
 TEST_DEPS += $(PROFILE_LIB)
 
 # ---- the package never gets -pg, and never touches FP registers ----
-TESTS += tests/build/test_no_pg.sh tests/build/test_no_fp.sh
+TESTS += tests/build/test_no_pg.sh tests/build/test_no_fp.sh tests/build/test_lwip_dir.sh
 
 # ---- TFTP extraction over lwIP (firmware in the TFTP configuration, tests, bench, demo-tftp) ----
 include tests/qemu/tftp.mk
