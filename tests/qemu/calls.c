@@ -2,6 +2,8 @@
  * End-to-end firmware with a known call structure (tests/qemu/calls.h), compiled with -pg.
  * Phase 1 exercises every kind of arc; the test stops at phase_done(1), extracts, resets,
  * and phase 2 calls site_a() only, so the second file must hold exactly that.
+ * The fast-timer handler and main's loop both call shared(): one arc updated from two
+ * contexts, so a lost update (no interrupt masking in mcount) shows in its count.
  */
 #include <pkgconf/system.h>
 #ifdef CYGPKG_PROFILE_GPROF
@@ -55,6 +57,18 @@ KEEP int recurse(int n)
 KEEP void isr_work(void) { sink++; }
 KEEP void tick_work(void) { sink += 2; }
 
+/* One arc, shared -> shared_leaf, updated from two contexts: the hammer loop in main and
+ * the fast-timer handler, which preempts main anywhere, including inside the mcount call
+ * that is updating this very arc. Without the interrupt masking in __profile_mcount the
+ * handler's increment is lost when it lands between main's load and store of the count.
+ * The count after shared_leaf() keeps the call from being a tail call. */
+KEEP void shared_leaf(void) { sink += 3; }
+KEEP void shared(void)
+{
+    shared_leaf();
+    sink ^= 4;
+}
+
 /* The software-pended interrupt. The counts come after the calls so that the calls are
  * not tail calls (a tail call from a handler has the exception return as its caller). */
 void BOARD_SOFT_IRQ_HANDLER(void)
@@ -68,6 +82,7 @@ void BOARD_FAST_TIMER_HANDLER(void)
 {
     board_fast_timer_ack();
     tick_work();
+    shared();
     tick_count++;
 }
 
@@ -135,9 +150,13 @@ int main(void)
     }
     if (args4(1, 2, 3, 4) != 4321)
         firmware_failed("args4: mcount clobbered an argument register");
-    board_fast_timer_start(7, 0);  /* every 7 us, the highest priority */
-    for (int i = 0; i < N_HAMMER; i++)
+    /* Every FAST_TIMER_US, the highest priority: often enough that the handler lands
+     * inside main's mcount calls many times, rarely enough that it does not starve main. */
+    board_fast_timer_start(FAST_TIMER_US, 0);
+    for (int i = 0; i < N_HAMMER; i++) {
         hammer();
+        shared();
+    }
     board_fast_timer_stop();
     if (soft_irq_count != N_SOFT_IRQ)
         firmware_failed("soft irq count");

@@ -9,8 +9,10 @@
 #define N_SOFT_IRQ  50   /* software-pended interrupts; each handler calls isr_work() */
 #define N_WORK      40   /* work1() and work3() from main, each */
 #define WORK_UNIT 20000  /* loop iterations in work1(); work3() does 3x */
-#define N_HAMMER  20000  /* hammer() calls from main while a fast timer interrupt calls
-                            tick_work() at a higher priority than everything else */
+#define N_HAMMER  20000  /* hammer() and shared() calls from main while a fast timer
+                            interrupt calls tick_work() and shared() at a higher priority
+                            than everything else; shared() calls shared_leaf() */
+#define FAST_TIMER_US 10 /* the fast timer's interval */
 
 /* Not compiled with -pg (support.c): breakpoint targets for the tests. */
 void phase_done(int phase);
