@@ -6,7 +6,13 @@ Interrupt safety of the arc table: the arc shared -> shared_leaf is updated both
 loop and from the fast-timer handler, which preempts main inside its own mcount call for
 that arc; its count must be exactly N_HAMMER + the ticks the handler counted. Without the
 interrupt masking in __profile_mcount (target/src/arcs.c) increments are lost and this
-check fails (a few hundred of ~50000)."""
+check fails (a few hundred of ~50000).
+
+The mcount stub's ABI, checked with gdb (mcount_abi.py) at the entry of a -pg function in
+main and in the fast-timer handler: the stub calls __profile_mcount with sp 8-byte aligned
+(AAPCS; eCos's stub did not), and on return r0-r11, sp and lr hold what they held at the
+function's entry (r4-r11 filled with sentinels first). The firmware's args4 check covers
+r0-r3 at run time."""
 import os
 import re
 import shutil
@@ -51,6 +57,28 @@ def run(tag):
     with open(os.path.join(d, "gdb.log"), "w") as f:
         f.write(out)
     return d, out
+
+
+def run_abi():
+    """Boot again and check the mcount stub's ABI with gdb at args4 (main, thread mode) and
+    at tick_work (the fast-timer handler, handler mode). Returns {name: (handler_sp,
+    changed registers)} and the gdb output."""
+    d = os.path.join(OUT, "abi")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    with h.Qemu(ELF, os.path.join(d, "qemu.log")) as q:
+        rc, out = h.gdb(ELF, q.port, [
+            "source " + os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcount_abi.py"),
+            "tbreak *args4", "continue", "python stub_abi('args4')",
+            "tbreak *tick_work", "continue", "python stub_abi('tick_work')",
+            "kill",
+        ])
+    with open(os.path.join(d, "gdb.log"), "w") as f:
+        f.write(out)
+    res = {}
+    for m in re.finditer(r"^ABI (\w+) handler_sp=0x([0-9a-f]+) changed=(\S+)$", out, re.M):
+        res[m.group(1)] = (int(m.group(2), 16), m.group(3))
+    return res, out
 
 
 def main():
@@ -133,6 +161,15 @@ def main():
     t.eq(arcs2.get(("site_a", "leaf")), CALLS["N_SITE_A"], "phase 2 after the reset: site_a -> leaf")
     t.ok(sorted(k for k in arcs2 if k[1] != "site_a") == [("site_a", "leaf")],
          "phase 2 holds nothing recorded before the reset", arcs2)
+
+    abi, out = run_abi()
+    for name, where in (("args4", "main"), ("tick_work", "the fast-timer handler")):
+        sp, changed = abi.get(name, (None, None))
+        t.ok(sp is not None and sp % 8 == 0,
+             "mcount stub calls __profile_mcount with sp 8-byte aligned (AAPCS), from %s "
+             "(sp %s)" % (where, "0x%x" % sp if sp is not None else "?"), out)
+        t.eq(changed, "-", "mcount stub preserves r0-r11, sp and lr (the pushed word is "
+             "consumed into lr), from %s; changed" % where)
 
     d2, out2 = run("run2")
     for sub in ("phase1", "phase2"):
