@@ -27,6 +27,10 @@ $(eval $(call firmware,bench,tests/bench/bench.c,))
 BENCHES    += tests/bench/bench-target
 BENCH_DEPS += $(TB)/fw/bench.elf
 
+# ---- gdb extraction of the bench firmware's 64 KiB + 1000 arcs: under 2 s; fetch/dump ----
+TESTS     += tests/qemu/test_gdb_speed.py
+TEST_DEPS += $(TB)/fw/bench.elf
+
 # ---- the install tree, used by an application outside the project ----
 TESTS     += tests/install/test_install.sh
 TEST_DEPS += $(PROFILE_LIB)
