@@ -5,5 +5,6 @@
 $(eval $(call firmware,cdlprobe,,cdl/tests/probe.c))
 $(eval $(call firmware,cdlprobe-pg,cdl/tests/probe_pg.c,cdl/tests/probe.c))
 
-TESTS     += cdl/tests/test_configure.sh cdl/tests/test_options.sh cdl/tests/test_tftp_port.py
+TESTS     += cdl/tests/test_configure.sh cdl/tests/test_options.sh cdl/tests/test_tftp_port.py \
+             cdl/tests/test_losses.py
 TEST_DEPS += $(TB)/fw/cdlprobe.elf $(TB)/fw/cdlprobe-pg.elf
