@@ -9,7 +9,7 @@ UNIT_CORE   := $(PROFILE_SRCS) tests/unit/fake_hal.c
 $(UNIT_DIR)/include/pkgconf/profile_gprof.h: $(CDL_UNIT_DEPS) | $(SETUP_STAMP)
 	$(CDL_UNIT_CMD)
 
-$(UNIT_DIR)/test_core: tests/unit/test_core.c $(UNIT_CORE) $(wildcard target/src/*.h target/include/cyg/profile/*.h) \
+$(UNIT_DIR)/test_core: tests/unit/test_core.c $(UNIT_CORE) $(wildcard target/src/*.h target/include/cyg/profile/*.h hal/host/include/cyg/hal/*.h) \
                        tests/unit/fake_hal.h $(UNIT_DIR)/include/pkgconf/profile_gprof.h
 	@mkdir -p $(@D)
 	$(CC) $(UNIT_CFLAGS) tests/unit/test_core.c $(UNIT_CORE) -Wl,--wrap=malloc -Wl,--wrap=memset -lcmocka -o $@

@@ -43,13 +43,24 @@ int profile_snapshot_take(struct profile_gmon_reader *r)
     return rc;
 }
 
-static void merge_back(struct profile_state *s, const struct profile_state *f)
+/*
+ * Moves the frozen set's data into the live one. Whatever is moved is taken out of the
+ * frozen set in the same masked section, so that a reader between two sections (gdb
+ * halting the target, profile_get_stats in another thread) sees every sample and call
+ * once: in the live set, or still in the frozen one (gdb/gprof.gdb reports the frozen
+ * samples apart; profile_get_stats adds them to samples_total).
+ */
+static void merge_back(struct profile_state *s, struct profile_state *f)
 {
     hal_profile_irq_state irq = hal_profile_irq_save();
     s->samples += f->samples;
     s->samples_out_of_range += f->samples_out_of_range;
     s->arcs_dropped += f->arcs_dropped;
     s->arcs_out_of_range += f->arcs_out_of_range;
+    f->samples = 0;
+    f->samples_out_of_range = 0;
+    f->arcs_dropped = 0;
+    f->arcs_out_of_range = 0;
     hal_profile_irq_restore(irq);
 
     for (uint32_t i = 0; i < f->nbins; i += MERGE_CHUNK) {
@@ -63,16 +74,18 @@ static void merge_back(struct profile_state *s, const struct profile_state *f)
                 v = PROFILE_BIN_MAX;
             }
             s->bins[b] = (uint16_t)v;
+            f->bins[b] = 0;
         }
         hal_profile_irq_restore(irq);
     }
 
     for (uint32_t slot = 0; slot < f->nslots; slot++) {
         for (uint32_t i = f->heads[slot]; i != 0; i = f->arcs[i].next) {
-            const struct profile_arc *a = &f->arcs[i];
+            struct profile_arc *a = &f->arcs[i];
             irq = hal_profile_irq_save();
             profile_arc_add(s, ((uintptr_t)slot << f->slot_shift) + a->from_low, a->self_pc,
                             a->count);
+            a->count = 0;
             hal_profile_irq_restore(irq);
         }
     }

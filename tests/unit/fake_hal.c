@@ -9,6 +9,9 @@
 struct fake_hal fake_hal;
 /* Owned by <cyg/hal/profile_arch.h> for the host: interrupt-mask nesting depth. */
 int hal_host_irq_depth;
+/* Owned by the tests (declared in <cyg/hal/profile_arch.h> for the host): set around the
+ * code under test, reset by the tests' setup. */
+void (*hal_host_irq_enabled_hook)(void);
 
 int hal_enable_profile_timer(int interval_us)
 {

@@ -21,6 +21,7 @@ static int setup(void **state)
 {
     (void)state;
     memset(&fake_hal, 0, sizeof fake_hal);
+    hal_host_irq_enabled_hook = NULL;
     return 0;
 }
 
@@ -590,6 +591,82 @@ static void test_abandoned_snapshot_merges_back(void **state)
     assert_int_equal(st.arcs, 3);
 }
 
+/* What a reader sees whenever interrupts are enabled during profile_snapshot_release():
+ * gdb (gdb/gprof.gdb) reports the live set's counters and, while profile_frozen.bins is
+ * set, the frozen samples as "in that transfer"; profile_get_stats() sums samples_retired,
+ * the live set and the frozen set. Neither may count a sample (or a call) twice. */
+static struct {
+    uint32_t samples, in_range, calls;  /* what was recorded since profile_on */
+    int windows;                        /* how many times the hook looked */
+} merge_expect;
+
+static uint32_t set_bins(const struct profile_state *s)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = 0; s->bins && i < s->nbins; i++)
+        sum += s->bins[i];
+    return sum;
+}
+
+static uint32_t set_calls(const struct profile_state *s)
+{
+    uint32_t sum = 0;
+    for (uint32_t slot = 0; s->heads && slot < s->nslots; slot++)
+        for (uint32_t i = s->heads[slot]; i; i = s->arcs[i].next)
+            sum += s->arcs[i].count;
+    return sum;
+}
+
+static void check_merge_window(void)
+{
+    const struct profile_state *s = &profile_state, *f = &profile_frozen;
+    void (*hook)(void) = hal_host_irq_enabled_hook;
+    hal_host_irq_enabled_hook = NULL;  /* profile_get_stats masks interrupts too */
+    merge_expect.windows++;
+    uint32_t frozen_samples = f->bins ? f->samples : 0;  /* as gprof.gdb reads it */
+    assert_int_equal(s->samples + frozen_samples, merge_expect.samples);
+    assert_int_equal(s->samples_retired, 0);
+    struct profile_stats st = stats();
+    assert_int_equal(st.samples_total, merge_expect.samples);
+    assert_int_equal(set_bins(s) + (f->bins ? set_bins(f) : 0), merge_expect.in_range);
+    assert_int_equal(set_calls(s) + (f->bins ? set_calls(f) : 0), merge_expect.calls);
+    hal_host_irq_enabled_hook = hook;
+}
+
+static void test_merge_back_counts_nothing_twice(void **state)
+{
+    (void)state;
+    /* 256 bins: the merge takes several masked sections (MERGE_CHUNK), and one per arc. */
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    for (uint32_t b = 0; b < 256; b += 3)
+        __profile_hit(LOW + b * 16);
+    __profile_hit(0);
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    __profile_mcount(LOW + 0x300, LOW + 0x200);
+    __profile_mcount(LOW + 0x300, LOW + 0x200);
+    struct profile_gmon_reader r;
+    assert_int_equal(profile_snapshot_take(&r), 0);
+    __profile_hit(LOW + 4);
+    __profile_hit(LOW + 0xF00);
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    __profile_mcount(LOW + 0x500, LOW + 0x200);
+
+    merge_expect.samples = 86 + 1 + 2;
+    merge_expect.in_range = 86 + 2;
+    merge_expect.calls = 5;
+    merge_expect.windows = 0;
+    check_merge_window();  /* before: the snapshot is still outstanding */
+    hal_host_irq_enabled_hook = check_merge_window;
+    profile_snapshot_release(&r, 0);  /* abandoned: merged back */
+    hal_host_irq_enabled_hook = NULL;
+    assert_true(merge_expect.windows > 1 + 4);
+    check_merge_window();  /* after */
+    assert_null(profile_frozen.bins);
+    assert_int_equal(arc_count(LOW + 8, LOW + 0x100), 2);
+    assert_int_equal(arc_count(LOW + 0x300, LOW + 0x200), 2);
+    assert_int_equal(arc_count(LOW + 0x500, LOW + 0x200), 1);
+}
+
 static void test_snapshot_ended_by_profile_off(void **state)
 {
     (void)state;
@@ -635,6 +712,7 @@ int main(void)
         T(test_snapshot_freezes_and_recording_goes_on),
         T(test_abandoned_snapshot_merges_back),
         T(test_snapshot_ended_by_profile_off),
+        T(test_merge_back_counts_nothing_twice),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

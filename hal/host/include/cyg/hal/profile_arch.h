@@ -12,6 +12,10 @@ typedef int hal_profile_irq_state;
 
 /* Owned by the unit tests' fake HAL (tests/unit/fake_hal.c). */
 extern int hal_host_irq_depth;
+/* Set by a unit test (tests/unit/fake_hal.c defines it, NULL by default): called each time
+ * interrupts become enabled again, where on a target an interrupt, a halting debugger or
+ * another thread could look at the profiling state. */
+extern void (*hal_host_irq_enabled_hook)(void);
 
 static inline hal_profile_irq_state hal_profile_irq_save(void)
 {
@@ -21,6 +25,8 @@ static inline hal_profile_irq_state hal_profile_irq_save(void)
 static inline void hal_profile_irq_restore(hal_profile_irq_state s)
 {
     hal_host_irq_depth = s;
+    if (s == 0 && hal_host_irq_enabled_hook)
+        hal_host_irq_enabled_hook();
 }
 
 #define HAL_PROFILE_PC(x) ((uintptr_t)(x))
