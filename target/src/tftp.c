@@ -106,12 +106,19 @@ static void *tftp_open(const char *fname, const char *mode, u8_t is_write)
     return &tftpd;
 }
 
+/* profile_on()/profile_off() during the transfer ended the snapshot (it emptied the
+ * frozen set the reader points at): its data is gone, neither delivered nor kept. */
+static int snapshot_ended(void)
+{
+    return profile_gmon_size(&tftpd.reader) != tftpd.size;
+}
+
 static int tftp_read(void *handle, void *buf, int bytes)
 {
     (void)handle;
-    /* profile_on()/profile_off() during the transfer ends the snapshot: fail the transfer
-     * (lwIP sends an error and closes) rather than serve a mix. */
-    if (profile_gmon_size(&tftpd.reader) != tftpd.size)
+    /* A snapshot that ended fails the transfer (lwIP sends an error and closes) rather
+     * than serve a mix. */
+    if (snapshot_ended())
         return -1;
     size_t n = profile_gmon_read(&tftpd.reader, tftpd.offset, buf, (size_t)bytes);
     tftpd.offset += n;
@@ -131,10 +138,19 @@ static int tftp_write(void *handle, struct pbuf *p)
 static void tftp_close(void *handle)
 {
     (void)handle;
-    int delivered = tftpd.final_acked;
+    /* The restart may come after the last block was read, so tftp_read never saw it:
+     * the final ACK then completes a transfer whose data profile_on/profile_off already
+     * discarded. That is no delivery (nothing was reset by it) and nothing is kept. */
+    int ended = snapshot_ended();
+    int delivered = tftpd.final_acked && !ended;
     profile_snapshot_release(&tftpd.reader, delivered);
     tftpd.open = 0;
-    if (delivered) {
+    if (ended) {
+        tftpd.stats.abandoned++;
+        printf("profile: tftp: transfer of gmon.out ended by profile_on()/profile_off() "
+               "after %u of %u bytes; its data was discarded\n", (unsigned)tftpd.offset,
+               (unsigned)tftpd.size);
+    } else if (delivered) {
         tftpd.stats.completed++;
         printf("profile: tftp: sent gmon.out (%u bytes); counters reset\n", (unsigned)tftpd.size);
     } else {

@@ -10,6 +10,7 @@ Also the daemon's start: profile_on() before the network says why the daemon can
 and profile_on() called again once the network is up starts exactly one daemon."""
 import os
 import random
+import re
 import struct
 import sys
 import time
@@ -227,6 +228,47 @@ def main():
         rc, out, s = tl.tftp_hpa(port, p)
         t.ok(rc == 0 and os.path.exists(p) and os.path.getsize(p) > 0 and
              tl.gmon_summary(p)[0] > 0, "... and the next get succeeds, with the new data", out)
+
+        # profile_on() again after the client got the last block, before its final ACK:
+        # tftp_read never sees the restart, the ACK makes lwIP close the transfer. The
+        # snapshot's data is gone: abandoned, not completed, and no "counters reset".
+        before = tg.stats()
+        a = tl.Raw(port)
+        a.rrq()
+        last, block = None, 1
+        while last is None:
+            p = a.recv(2)
+            if p is None or tl.parse_op(p) != tl.DATA or struct.unpack(">H", p[2:4])[0] != block:
+                break
+            if len(p) - 4 < 512:
+                last = block
+            else:
+                a.ack(block)
+                block += 1
+        restarts = tg.console().count("tftp-app: restarted: profile_on: 0")
+        tg.gdb(["set var restart = 1"])
+        deadline = time.time() + 30
+        while (tg.console().count("tftp-app: restarted: profile_on: 0") == restarts and
+               time.time() < deadline):
+            time.sleep(0.05)
+        con = tg.console()
+        closes, sent = con.count("profile: tftp: "), con.count("counters reset")
+        a.ack(last or 0)
+        while tg.console().count("profile: tftp: ") == closes and time.time() < deadline + 10:
+            time.sleep(0.05)
+        a.close()
+        time.sleep(0.3)   # app_tick copies the daemon's counters after network_poll()
+        after = tg.stats()
+        con = tg.console()
+        t.ok(last is not None and after.get("completed") == before.get("completed") and
+             after.get("abandoned") == before.get("abandoned", 0) + 1 and
+             con.count("counters reset") == sent and
+             re.search(r"profile: tftp: transfer of gmon.out ended by profile_on\(\)/profile_off\(\) "
+                       r"after (\d+) of \1 bytes; its data was discarded", con),
+             "profile_on() after the last block, before its ACK: the transfer counts as abandoned "
+             "(its data was discarded), not completed, and no \"counters reset\" (block %s; %r -> %r)"
+             % (last, before, after), con[-600:])
+
         tg.gdb(["set var restart = 2"])
         tg.wait_console(r"tftp-app: profile_off")
         got = replies(port, lambda r: r.rrq())

@@ -32,7 +32,8 @@ int profile_tftp_start(void);
 struct profile_tftp_stats {
     uint32_t transfers;   /**< read requests for gmon.out that started a transfer */
     uint32_t completed;   /**< transfers whose last block was acknowledged (data reset) */
-    uint32_t abandoned;   /**< transfers given up (client error, timeout): data kept */
+    uint32_t abandoned;   /**< transfers given up (client error, timeout): data kept; or
+                               ended by profile_on()/profile_off(): data discarded */
     uint32_t refused;     /**< requests answered with an error (write, other names, modes) */
     uint32_t ignored;     /**< duplicate requests and ACKs, malformed packets, stray errors */
 };
