@@ -160,6 +160,7 @@ static void tftp_close(void *handle)
     }
 }
 
+/* Constant: the file callbacks above, handed to lwIP's tftp_init() by start_server(). */
 static const struct tftp_context tftp_ctx = {
     .open = tftp_open,
     .close = tftp_close,

@@ -30,13 +30,18 @@
 
 #define KEEP __attribute__((noinline, noipa))
 
+/* The knobs (see above): set by the tests through gdb while the guest is halted; read by
+ * main(), which also clears restart once it has acted on it. */
 volatile uint32_t boot_mode;
 volatile uint32_t range_bytes;
 volatile uint32_t quiesce;
 volatile uint32_t restart;
 
+/* Owned by main()'s loop; tftp_support.c prints iterations for the tests (heartbeat and
+ * quiesce lines), which can also read both through gdb. */
 volatile uint32_t iterations;
 volatile uint32_t quiet;
+/* Written only by work_a and work_b (so that their loops are not optimised away). */
 volatile uint32_t sink;
 
 KEEP void work_a(void)

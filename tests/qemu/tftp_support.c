@@ -8,11 +8,16 @@
 #include <stdio.h>
 #include "tftp_app.h"
 
+/* Owned by refresh() (from app_tick and app_quiesce in the main loop); printed by them for
+ * the tests, which can also read it through gdb. */
 volatile uint32_t samples_total;
 #ifdef CYGPKG_PROFILE_TFTP
-/* The daemon's counters, for gdb. */
+/* The daemon's counters, for gdb: owned by refresh(), which copies them from the daemon in
+ * the main loop; the tests read them through gdb (tftplib.Target.stats). */
 struct profile_tftp_stats tftp_stats;
 #endif
+/* Owned by app_tick() (main loop only): when the next heartbeat line is due, in
+ * board_clock_ms() time; 0 at reset, so the first call prints one at once. */
 static uint32_t next_beat_ms;
 
 static void refresh(void)
