@@ -278,6 +278,23 @@ def main():
         elf = tg.elf
         t.eq(con.count("profile: TFTP daemon serving gmon.out"), 1, "... still one daemon")
 
+    # The daemon's port taken by another service at profile_on(): profiling starts, the
+    # daemon says why it did not, and starts at the next profile_on() once the port is free.
+    with tl.Target("abuse-port", boot_mode=2) as tp:
+        tp.wait_console(r"tftp-app: ready")
+        con = tp.console()
+        t.ok("tftp-app: another service on UDP port 69: 0" in con and
+             "profile: TFTP daemon not started: another service is on UDP port 69" in con and
+             "tftp-app: profile_on: 0" in con,
+             "the port taken at profile_on(): profiling on, the daemon says why it did not start",
+             con)
+        t.ok(con.count("profile: TFTP daemon serving gmon.out") == 1 and
+             "tftp-app: port free again, profile_on: 0" in con,
+             "the port free again: the next profile_on() starts the daemon", con)
+        p = os.path.join(tp.dir, "port.gmon")
+        rc, out, s = tl.tftp_hpa(tp.port, p)
+        t.ok(rc == 0 and os.path.exists(p) and os.path.getsize(p) > 0, "... and it serves", out)
+
     total = 0
     calls = 0
     for f in delivered:

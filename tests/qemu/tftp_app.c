@@ -7,6 +7,8 @@
  *   boot_mode    0: network, then profile_on (the eCos order)
  *                1: profile_on before the network (the daemon must say why it cannot
  *                   start), then the network, then profile_on twice (one daemon only)
+ *                2: another service holds the daemon's UDP port during the first
+ *                   profile_on (the daemon must say so), then lets it go before a second
  *   range_bytes  nonzero: profile [_stext, _stext + range_bytes) (the bench: 512 KiB, a
  *                64 KiB histogram) instead of [_stext, _etext)
  *   quiesce      1: stop calling the -pg work and stop the profile timer, so the data
@@ -24,6 +26,10 @@
 # include <cyg/profile/tftp.h>
 #endif
 #include <network.h>
+#include "lwip/udp.h"
+#ifndef CYGNUM_PROFILE_TFTP_PORT   /* a configuration without the daemon */
+#define CYGNUM_PROFILE_TFTP_PORT 69
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include "tftp_app.h"
@@ -69,8 +75,19 @@ int main(void)
     }
     rc = init_all_network_interfaces();
     printf("tftp-app: init_all_network_interfaces: %d\n", rc);
+    struct udp_pcb *squatter = NULL;
+    if (boot_mode == 2) {
+        squatter = udp_new();
+        printf("tftp-app: another service on UDP port %d: %d\n", CYGNUM_PROFILE_TFTP_PORT,
+               squatter ? udp_bind(squatter, IP_ANY_TYPE, CYGNUM_PROFILE_TFTP_PORT) : -1);
+    }
     rc = profile_on(_stext, end, 16, APP_INTERVAL_US);
     printf("tftp-app: profile_on: %d\n", rc);
+    if (squatter) {
+        udp_remove(squatter);
+        rc = profile_on(_stext, end, 16, APP_INTERVAL_US);
+        printf("tftp-app: port free again, profile_on: %d\n", rc);
+    }
     if (boot_mode == 1) {
         rc = profile_on(_stext, end, 16, APP_INTERVAL_US);
         printf("tftp-app: profile_on again: %d\n", rc);
