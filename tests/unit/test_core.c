@@ -517,6 +517,7 @@ static void test_gmon_empty_when_off(void **state)
 }
 
 /* ---- snapshots (double buffering for TFTP) ----------------------------------------- */
+#if PROFILE_SNAPSHOT
 
 static void test_snapshot_freezes_and_recording_goes_on(void **state)
 {
@@ -679,6 +680,20 @@ static void test_snapshot_ended_by_profile_off(void **state)
     assert_int_equal(profile_gmon_read(&r, 0, b, sizeof b), 0);
     profile_snapshot_release(&r, 1);  /* harmless */
 }
+#else
+/* Built without snapshots (a configuration without TFTP): no spare set is allocated, and a
+ * snapshot is refused rather than taken from the live data. */
+static void test_no_snapshot_without_spare(void **state)
+{
+    (void)state;
+    struct profile_gmon_reader r;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    assert_null(profile_state.spare);
+    __profile_hit(LOW + 4);
+    assert_int_equal(profile_snapshot_take(&r), -ENOSPC);
+    assert_int_equal(stats().samples, 1);
+}
+#endif
 
 int main(void)
 {
@@ -709,10 +724,14 @@ int main(void)
         T(test_gmon_image_parsed_back),
         T(test_gmon_read_in_any_chunks),
         T(test_gmon_empty_when_off),
+#if PROFILE_SNAPSHOT
         T(test_snapshot_freezes_and_recording_goes_on),
         T(test_abandoned_snapshot_merges_back),
         T(test_snapshot_ended_by_profile_off),
         T(test_merge_back_counts_nothing_twice),
+#else
+        T(test_no_snapshot_without_spare),
+#endif
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
