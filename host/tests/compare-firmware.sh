@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tgprof against arm-none-eabi-gprof on the firmware profiles the rest of the project
-# produces (QEMU tests, make demo, make bench: 32-bit little-endian gmon.out files with
-# the target's loss counters).  Runs on whatever pairs exist; run after the QEMU tests
+# produces (QEMU tests: calls, TFTP gets and abuse; make demo, make bench: 32-bit
+# little-endian gmon.out files with the target's loss counters).  Runs on whatever pairs exist; run after the QEMU tests
 # (make test runs them first) or make demo.
 set -u
 B=${BUILD:-build}
@@ -19,38 +19,51 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); echo "not ok $n - $*"; }
 
-pairs=()
-add() { # ELF GMON...
-	local elf=$1; shift
+# add ELF GMON...: one comparison of ELF with the GMON files (summed) that exist, on
+# private copies made right away: other runs may delete the QEMU tests' directories
+# (tests/qemu/tftplib.py removes those of finished runs) or rebuild the firmware.
+pairs=() names=()
+k=0
+add() {
+	local elf=$1 g; shift
 	[ -f "$elf" ] || return
 	local gm=()
 	for g in "$@"; do [ -f "$g" ] && gm+=("$g"); done
-	[ ${#gm[@]} -gt 0 ] && pairs+=("$elf ${gm[*]}")
+	[ ${#gm[@]} -gt 0 ] || return
+	k=$((k + 1))
+	local d=$W/in$k
+	mkdir -p "$d" && cp "$elf" "$d/" || return
+	local copies=("$d/$(basename "$elf")") shown=("${elf#"$B"/}")
+	for g in "${gm[@]}"; do
+		cp "$g" "$d/" 2> /dev/null || continue
+		copies+=("$d/$(basename "$g")") shown+=("${g#"$B"/}")
+	done
+	[ ${#copies[@]} -gt 1 ] || return
+	pairs+=("${copies[*]}") names+=("${shown[*]}")
 }
 fw=$B/mps2-an385/fw
 add $fw/demo.elf $B/demo/gmon.out
 add $fw/bench.elf $B/bench/gmon.out
-for g in $B/test-out/calls/*/*/gmon.out; do add $fw/calls.elf "$g"; done
-add $B/tftp/tftp.elf $B/test-out/tftp/gets/get1.gmon
-add $B/tftp/tftp.elf $B/test-out/tftp/gets/get1.gmon $B/test-out/tftp/gets/get2.gmon
+for g in $B/test-out/calls/*/*/gmon.out $B/test-out/calls/*/phase1/firmware-gmon.out; do
+	add $fw/calls.elf "$g"
+done
+# The TFTP tests (tests/qemu/tftplib.py) run in build/test-out/tftp/NAME.PID/, each
+# with the copy of tftp.elf its firmware ran.
+for d in $B/test-out/tftp/gets.*/; do
+	d=${d%/}
+	add "$d/tftp.elf" "$d/get1.gmon"
+	add "$d/tftp.elf" "$d/get1.gmon" "$d/get2.gmon"
+done
+for d in $B/test-out/tftp/abuse.*/; do
+	d=${d%/}
+	for g in "$d"/*.gmon; do add "$d/tftp.elf" "$g"; done
+done
 
 if [ ${#pairs[@]} -eq 0 ]; then
 	echo "ok 1 - firmware profiles # SKIP none yet (make demo, or the QEMU tests, make them)"
 	echo "1..1"
 	exit 0
 fi
-# Copies: other sessions may rebuild these files while the comparison runs.
-k=0
-for p in "${pairs[@]}"; do
-	k=$((k + 1))
-	mkdir -p "$W/in$k"
-	# shellcheck disable=SC2086
-	set -- $p
-	copies=()
-	for f in "$@"; do cp "$f" "$W/in$k/" && copies+=("$W/in$k/$(basename "$f")"); done
-	pairs[k - 1]="${copies[*]}"
-	names[k - 1]="$p"
-done
 cd "$W" || exit 1
 k=0
 for p in "${pairs[@]}"; do
@@ -58,11 +71,12 @@ for p in "${pairs[@]}"; do
 	k=$((k + 1))
 	# shellcheck disable=SC2086
 	set -- $p
+	d=$(dirname "$1")
 	for o in "" "-b" "-b -z" "-T" "-i" "-b -a" "-b -pmain" "-b -Qmain" "-l -b" "-l -b -z" "-C -z" "-r" "-c -b" "-A -b" "-A -z -b"; do
 		# shellcheck disable=SC2086
-		(cd "$W/in$k" && arm-none-eabi-gprof $o "$@" > "$W/ref.out" 2> /dev/null; echo $? > "$W/ref.rc")
+		(cd "$d" && arm-none-eabi-gprof $o "$@" > "$W/ref.out" 2> /dev/null; echo $? > "$W/ref.rc")
 		# shellcheck disable=SC2086
-		(cd "$W/in$k" && "$T" $o "$@" > "$W/our.out" 2> "$W/our.err"; echo $? > "$W/our.rc")
+		(cd "$d" && "$T" $o "$@" > "$W/our.out" 2> "$W/our.err"; echo $? > "$W/our.rc")
 		if grep -q 'AddressSanitizer\|runtime error:\|LeakSanitizer' our.err; then
 			nok "$name [$o]: sanitizer report"
 		elif cmp -s ref.out our.out && cmp -s ref.rc our.rc; then
