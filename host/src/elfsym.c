@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <gelf.h>
 #include "tgprof.h"
 
@@ -112,6 +113,13 @@ static int is_debug_name(const char *n)
 	       !strncmp(n, ".zdebug", 7) || !strncmp(n, ".stab", 5) || !strcmp(n, ".line");
 }
 
+/* A section whose contents (by sh_offset and sh_size) do not all lie in the file. */
+static int past_eof(const GElf_Shdr *sh, uint64_t fsize)
+{
+	return sh->sh_type != SHT_NOBITS &&
+	       (sh->sh_offset > fsize || sh->sh_size > fsize - sh->sh_offset);
+}
+
 int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts *o)
 {
 	int rc = -1;
@@ -125,15 +133,57 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return error("%s: %s", path, strerror(errno));
-	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	Elf *e = NULL;
+	/* The sizes libelf would trust are checked against the file's first. */
+	struct stat st;
+	if (fstat(fd, &st)) {
+		error("%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error("%s: not a regular file", path);
+		goto out;
+	}
+	uint64_t fsize = (uint64_t)st.st_size;
+	unsigned char ident[EI_NIDENT] = {0};
+	ssize_t got = pread(fd, ident, sizeof ident, 0);
+	if (got < 0) {
+		error("%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (got == 0) {
+		error("%s: offset 0: empty file, not in executable format", path);
+		goto out;
+	}
+	if (memcmp(ident, ELFMAG, (size_t)got < SELFMAG ? (size_t)got : SELFMAG)) {
+		error("%s: offset 0: not in executable format (no ELF magic)", path);
+		goto out;
+	}
+	uint64_t ehsize = ident[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	if (fsize < ehsize) {
+		error("%s: offset 0: file too short for an ELF header (%llu of %llu bytes)", path,
+		      (unsigned long long)fsize, (unsigned long long)ehsize);
+		goto out;
+	}
+	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (!e || elf_kind(e) != ELF_K_ELF) {
-		error("%s: not in executable format (not an ELF file)", path);
+		error("%s: offset 0: not in executable format (not an ELF file)", path);
 		goto out;
 	}
 	GElf_Ehdr eh;
 	if (!gelf_getehdr(e, &eh)) {
 		error("%s: offset 0: bad ELF header: %s", path, elf_errmsg(-1));
 		goto out;
+	}
+	/* The section header table (e_shnum 0 with e_shoff set: the count is in entry 0). */
+	if (eh.e_shoff) {
+		uint64_t n = eh.e_shnum ? eh.e_shnum : 1;
+		if (eh.e_shoff > fsize || n * eh.e_shentsize > fsize - eh.e_shoff) {
+			error("%s: offset %llu: section header table (%llu x %u bytes) runs past the "
+			      "end of the file (%llu bytes)", path, (unsigned long long)eh.e_shoff,
+			      (unsigned long long)n, eh.e_shentsize, (unsigned long long)fsize);
+			goto out;
+		}
 	}
 	tab->is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
 	tab->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
@@ -165,7 +215,14 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 		s->debugging = s->name && is_debug_name(s->name);
 		if (s->name && !strcmp(s->name, ".text") && !textscn) {
 			textscn = scn;
-			if (o->want_text && sh.sh_type != SHT_NOBITS) {
+			if (o->want_text && sh.sh_type != SHT_NOBITS &&
+			    past_eof(&sh, fsize)) {
+				/* gprof: "can't do -c", and it goes on without */
+				warning("%s: offset %llu: .text (%llu bytes) runs past the end of the "
+					"file (%llu bytes): no -c", path,
+					(unsigned long long)sh.sh_offset,
+					(unsigned long long)sh.sh_size, (unsigned long long)fsize);
+			} else if (o->want_text && sh.sh_type != SHT_NOBITS) {
 				Elf_Data *d = elf_getdata(scn, NULL);
 				if (d && d->d_buf && d->d_size) {
 					tab->text = xmalloc(d->d_size);
@@ -189,8 +246,18 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 		error("%s: has no symbols (no .symtab section)", path);
 		goto out;
 	}
-	Elf_Data *symdata = elf_getdata(symscn, NULL);
 	Elf_Scn *strscn = elf_getscn(e, symsh.sh_link);
+	GElf_Shdr strsh;
+	if (past_eof(&symsh, fsize) ||
+	    (strscn && gelf_getshdr(strscn, &strsh) && past_eof(&strsh, fsize))) {
+		const GElf_Shdr *bad = past_eof(&symsh, fsize) ? &symsh : &strsh;
+		error("%s: offset %llu: %s (%llu bytes) runs past the end of the file (%llu bytes)",
+		      path, (unsigned long long)bad->sh_offset,
+		      bad == &symsh ? "symbol table" : "string table",
+		      (unsigned long long)bad->sh_size, (unsigned long long)fsize);
+		goto out;
+	}
+	Elf_Data *symdata = elf_getdata(symscn, NULL);
 	Elf_Data *strdata = strscn ? elf_getdata(strscn, NULL) : NULL;
 	if (!symdata || !strdata || !strdata->d_buf) {
 		error("%s: offset %llu: unreadable symbol or string table: %s", path,

@@ -26,6 +26,7 @@ run_case() {
 	local label=$1 named=$2; shift 2
 	"$T" "$@" > out.txt 2> err.txt
 	local rc=$?
+	last_rc=$rc
 	if grep -q 'ERROR: AddressSanitizer\|runtime error:\|LeakSanitizer' err.txt || [ $rc -ge 2 ]; then
 		bad="$label: exit $rc: $(head -c 300 err.txt)"; return 1
 	fi
@@ -94,8 +95,13 @@ for pair in x.elf:good.gmon a.elf:good32.gmon g.elf:goodg.gmon; do
 	for ((len = 0; len < size; len += size / 41 + 1)); do
 		head -c $len $elf > cut.elf
 		run_case "$elf cut at $len" cut.elf -b cut.elf $gm || fails=$((fails + 1))
+		# a truncated ELF file always fails (its section headers are at the end), and
+		# the error names the offset of what is missing
+		if [ $last_rc != 1 ] || ! grep -q "error: cut.elf: offset [0-9]" err.txt; then
+			fails=$((fails + 1)) bad="$elf cut at $len: exit $last_rc, $(head -c 200 err.txt)"
+		fi
 	done
-	if [ $fails -eq 0 ]; then ok "$elf truncated: clean errors"; else nok "$elf truncated: $fails bad runs; $bad"; fi
+	if [ $fails -eq 0 ]; then ok "$elf truncated: clean errors naming the offset"; else nok "$elf truncated: $fails bad runs; $bad"; fi
 	bad="" fails=0
 	mutate $elf mutelf 30
 	for seed in $(seq 1 30); do
@@ -105,6 +111,64 @@ for pair in x.elf:good.gmon a.elf:good32.gmon g.elf:goodg.gmon; do
 	done
 	if [ $fails -eq 0 ]; then ok "$elf with 30 mutations: no crash"; else nok "$elf mutated: $fails bad runs; $bad"; fi
 done
+# Sections whose contents lie past the end of the file (section header patched): the
+# symbol and string tables are errors naming their offset; .text is only read for -c,
+# and gprof goes on without -c then, as tgprof does (with a warning naming the offset).
+# patch_sec ELF64 SECTION FIELD(offset|size) OUT: prints the section's original offset.
+patch_sec() {
+	python3 -c '
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+shoff, = struct.unpack_from("<Q", d, 0x28)
+shnum, shstrndx = struct.unpack_from("<HH", d, 0x3c)
+stroff, = struct.unpack_from("<Q", d, shoff + shstrndx * 64 + 24)
+for i in range(shnum):
+    at = shoff + i * 64
+    name = d[stroff + struct.unpack_from("<I", d, at)[0]:].split(b"\0")[0].decode()
+    if name == sys.argv[2]:
+        print(struct.unpack_from("<Q", d, at + 24)[0])
+        struct.pack_into("<Q", d, at + (24 if sys.argv[3] == "offset" else 32), 1 << 20)
+open(sys.argv[4], "wb").write(d)' "$@"
+}
+for c in .symtab:size .symtab:offset .strtab:size .strtab:offset; do
+	sec=${c%%:*} field=${c##*:}
+	off=$(patch_sec x.elf $sec $field past.elf)
+	[ $field = offset ] && off=1048576
+	"$T" -b past.elf good.gmon > /dev/null 2> err.txt
+	rc=$?
+	if [ $rc = 1 ] && grep -q "error: past.elf: offset $off: .* runs past the end of the file" err.txt; then
+		ok "$sec $field past the end of the file: error at offset $off"
+	else
+		nok "$sec $field past the end: exit $rc: $(head -c 200 err.txt)"
+	fi
+done
+for field in size offset; do
+	off=$(patch_sec x.elf .text $field past.elf)
+	[ $field = offset ] && off=1048576
+	gprof -b past.elf good.gmon > ref.out 2> /dev/null
+	"$T" -b past.elf good.gmon > out.txt 2> err.txt
+	rc=$?
+	if [ $rc = 0 ] && cmp -s ref.out out.txt && [ ! -s err.txt ]; then
+		ok ".text $field past the end of the file: gprof's output, silently"
+	else
+		nok ".text $field past the end: exit $rc, $(cmp ref.out out.txt) $(head -c 200 err.txt)"
+	fi
+	gprof -b -c past.elf good.gmon > ref.out 2> /dev/null
+	"$T" -b -c past.elf good.gmon > out.txt 2> err.txt
+	rc=$?
+	if [ $rc = 0 ] && cmp -s ref.out out.txt && grep -q "warning: past.elf: offset $off: .text .* runs past the end of the file" err.txt; then
+		ok ".text $field past the end of the file, -c: gprof's output, a warning at offset $off"
+	else
+		nok ".text $field past the end, -c: exit $rc, $(cmp ref.out out.txt) $(head -c 200 err.txt)"
+	fi
+done
+printf '\177EL' > elf3
+"$T" -b elf3 good.gmon > /dev/null 2> err.txt
+if [ $? = 1 ] && grep -q "elf3: offset 0: file too short for an ELF header" err.txt; then
+	ok "3 bytes of ELF magic: too short, offset 0"
+else
+	nok "3 bytes of ELF magic: $(head -c 200 err.txt)"
+fi
 # Found by the fuzzer: every function after .text, and -l (the table ends up empty).
 printf '\t.text\n\t.fill 16,1,0\n\t.section .text2,"ax"\n\t.globl f\n\t.type f, %%function\nf:\n\t.fill 8,1,0\n\t.size f, 8\n' > after.s
 gcc -nostdlib -static -Wl,-e,f after.s -o after.elf &&
