@@ -63,7 +63,6 @@ static struct hist *add_hist(struct profile *p, uint64_t lo, uint64_t hi, uint32
 	h->highpc = hi;
 	h->num_bins = nbins;
 	h->sample = xcalloc(nbins ? nbins : 1, sizeof *h->sample);
-	h->saturated = 0;
 	return h;
 }
 
@@ -124,12 +123,8 @@ static int hist_header(struct profile *p, struct reader *r, size_t at, uint64_t 
 
 static void read_bins(struct reader *r, struct hist *h)
 {
-	for (uint32_t i = 0; i < h->num_bins; i++) {
-		uint64_t v = get_n(r, 2);
-		if (v == 0xffff)
-			h->saturated = 1;
-		h->sample[i] += v;
-	}
+	for (uint32_t i = 0; i < h->num_bins; i++)
+		h->sample[i] += get_n(r, 2);
 }
 
 static void add_arc(struct profile *p, uint64_t from, uint64_t self, uint64_t count)
@@ -269,7 +264,23 @@ int gmon_parse(struct profile *p, const char *name, const unsigned char *buf, si
 	int is_gnu = len >= 4 && !memcmp(buf, GMON_MAGIC, 4);
 	if (format == 1 && !is_gnu)
 		return error("%s: offset 0: bad magic (not a GNU gmon.out file)", name);
+	/* Saturation is judged on what this file adds to each bin, over all its records for
+	 * the range: a sum written by -s splits a bin over 65535 into several records, whose
+	 * first ones hold 0xffff without being saturated. */
+	unsigned before = p->nhists;
+	uint64_t **prev = xcalloc(before, sizeof *prev);
+	for (unsigned i = 0; i < before; i++) {
+		prev[i] = xmalloc(p->hists[i].num_bins * sizeof **prev);
+		memcpy(prev[i], p->hists[i].sample, p->hists[i].num_bins * sizeof **prev);
+	}
 	int rc = (is_gnu && format != 2) ? parse_gnu(p, &r, fi) : parse_bsd(p, &r, fi);
+	int saturated = 0;
+	for (unsigned i = 0; i < p->nhists && !rc; i++)
+		for (uint32_t b = 0; b < p->hists[i].num_bins && !saturated; b++)
+			saturated = p->hists[i].sample[b] - (i < before ? prev[i][b] : 0) == 0xffff;
+	for (unsigned i = 0; i < before; i++)
+		free(prev[i]);
+	free(prev);
 	if (rc)
 		return rc;
 	if (fi->loss_outside || fi->loss_dropped)
@@ -279,12 +290,8 @@ int gmon_parse(struct profile *p, const char *name, const unsigned char *buf, si
 	else if (fi->loss_total && !quiet)
 		fprintf(stderr, "%s: note: %s: target took %u samples, none lost\n", progname,
 			name, fi->loss_total);
-	for (unsigned i = 0; i < p->nhists; i++)
-		if (p->hists[i].saturated) {
-			warning("%s: histogram bins saturated at 65535 samples: times are too low",
-				name);
-			p->hists[i].saturated = 0;
-		}
+	if (saturated)
+		warning("%s: histogram bins saturated at 65535 samples: times are too low", name);
 	return 0;
 }
 

@@ -120,7 +120,6 @@ struct hist {
 	uint64_t lowpc, highpc;
 	uint32_t num_bins;
 	uint64_t *sample;          /* sums (gprof keeps int; we keep wide sums) */
-	int saturated;             /* some input bin was 0xffff */
 };
 
 struct raw_arc {
