@@ -237,7 +237,13 @@ int main(int argc, char **argv)
 			}
 			o.user_specified |= STYLE_GRAPH;
 			break;
-		case 's': o.style |= STYLE_SUM; o.user_specified |= STYLE_SUM; break;
+		case 's':
+			/* gprof sets line granularity for -s: everything is as with -l */
+			o.style |= STYLE_SUM;
+			o.user_specified |= STYLE_SUM;
+			o.lines = 1;
+			eo.want_code_syms = 1;
+			break;
 		case 'T': o.bsd = 1; break;
 		case 'v': printf("tgprof %s (compatible with GNU gprof 2.40)\n", TGPROF_VERSION); return 0;
 		case 'w':

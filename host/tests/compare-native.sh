@@ -19,12 +19,18 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 nok() { n=$((n + 1)); echo "not ok $n - $*"; }
 
-# check NAME DIR ARGS...: run both tools in DIR with ARGS, compare stdout and status.
+# check NAME DIR ARGS...: run both tools in DIR with ARGS, compare stdout and status,
+# and the gmon.sum files -s writes (but for the header's spare bytes, which gprof leaves
+# uninitialized).
 check() {
 	local name=$1 dir=$2; shift 2
-	(cd "$dir" && gprof "$@" > ref.out 2> ref.err; echo $? > ref.rc)
+	rm -f "$dir/gmon.sum" "$dir/ref.sum"
+	(cd "$dir" && gprof "$@" > ref.out 2> ref.err; echo $? > ref.rc; [ ! -f gmon.sum ] || mv gmon.sum ref.sum)
 	(cd "$dir" && "$T" "$@" > our.out 2> our.err; echo $? > our.rc)
-	if grep -q 'ERROR: AddressSanitizer\|runtime error:\|LeakSanitizer' "$dir/our.err"; then
+	if [ -f "$dir/ref.sum" ] && ! { cmp -s <(head -c 8 "$dir/ref.sum") <(head -c 8 "$dir/gmon.sum") &&
+		cmp -s <(tail -c +21 "$dir/ref.sum") <(tail -c +21 "$dir/gmon.sum"); }; then
+		nok "$name: gmon.sum differs"
+	elif grep -q 'ERROR: AddressSanitizer\|runtime error:\|LeakSanitizer' "$dir/our.err"; then
 		nok "$name: sanitizer report"; sed 's/^/# /' "$dir/our.err" | head -20
 	elif ! cmp -s "$dir/ref.out" "$dir/our.out"; then
 		nok "$name: output differs"; diff "$dir/ref.out" "$dir/our.out" | head -20 | sed 's/^/# /'
@@ -54,7 +60,8 @@ build() {
 common=("" "-b" "-z" "-b -z" "-T" "-T -b" "-a" "-a -z" "-p" "-q" "-P" "-Q" "-i"
 	"-b -pmain" "-b -Pmain" "-b -qmain" "-b -Qmain" "-b -w 120" "-b -w 40" "-b -L"
 	"-b -nmain" "-b -Nmain" "-D -b" "-b -p -q" "-C" "-C -z" "-l -b" "-l -b -z" "-l -T"
-	"-b --inline-file-names" "-b -S prog.nm" "-T -i -q" "-T -i -q -b" "-i -p -q -b" "-i -C -q" "-b -w 1" "-r" "-r -p" "-c -b" "-c -r" "-A" "-A -b -z" "-A -l -b" "-A -x -b" "-A -m 100 -t 3 -b" "-A -Jmain -b")
+	"-b --inline-file-names" "-b -S prog.nm" "-T -i -q" "-T -i -q -b" "-i -p -q -b" "-i -C -q" "-b -w 1" "-r" "-r -p" "-c -b" "-c -r" "-A" "-A -b -z" "-A -l -b" "-A -x -b" "-A -m 100 -t 3 -b" "-A -Jmain -b"
+	"-s" "-s -b -p" "-s -q -b" "-s -A")
 
 run_set() {
 	local name=$1; shift
