@@ -50,7 +50,7 @@ for elf in x86.elf arm.elf armbe.elf; do
 	[ $elf = x86.elf ] && gp=gprof
 	for gen in "-s 1" "-s 2 -a 3000" "-s 3 -2" "-s 4 -k 4" "-s 5 -k 1 -c" "-s 6 -f bsd44" \
 		"-s 7 -f oldbsd" "-s 8 -a 0" "-s 9 -n 0" "-s 10 -r 1000" "-s 11 -a 20 -n 50" \
-		"-s 12 -B 777" "-s 13 -B 3" "-s 14 -B 65537"; do
+		"-s 12 -B 777" "-s 13 -B 3" "-s 14 -B 65537" "-s 15 -d cycles,c" "-s 16 -x 7"; do
 		# shellcheck disable=SC2086
 		"$G" gmon $elf g.out $gen || { nok "gen-gmon $gen"; continue; }
 		opts=("-b" "" "-z -b" "-T" "-i" "-r")
@@ -65,6 +65,23 @@ for elf in x86.elf arm.elf armbe.elf; do
 	same "$elf two files summed" $gp -b $elf s1 s1
 	same "$elf overlapping histograms are an error" $gp -b $elf s1 s2
 	same "$elf disjoint histograms summed" $gp -b $elf s2 s3
+	# histograms that cannot be summed: gprof's exit status, and its message (with the
+	# file and offset added)
+	"$G" gmon $elf s4 -s 21 -k 4 && "$G" gmon $elf s5 -s 21 -d cycles,c && "$G" gmon $elf s6 -s 21 -d seconds,x
+	same "$elf different scales are an error" $gp -b $elf s1 s4
+	grep -q "error: s4: offset 20: different scales in histogram records" our.err ||
+		nok "$elf different scales: message $(head -c 200 our.err)"
+	same "$elf different dimensions are an error" $gp -b $elf s1 s5
+	grep -q "error: s5: offset 20: dimension unit changed between histogram records (from 'seconds' to 'cycles')" our.err ||
+		nok "$elf different dimensions: message $(head -c 200 our.err)"
+	same "$elf different dimension abbreviations are an error" $gp -b $elf s1 s6
+	grep -q "error: s6: offset 20: dimension abbreviation changed between histogram records" our.err ||
+		nok "$elf different abbreviations: message $(head -c 200 our.err)"
+	# arcs with an address outside every function: left out as gprof does, with a warning
+	"$G" gmon $elf x1 -s 24 -a 100 -x 9
+	same "$elf arcs matching no symbol" $gp -b $elf x1
+	grep -q "warning: 9 call arcs have an address that matches no symbol" our.err ||
+		nok "$elf arcs matching no symbol: no warning: $(head -c 200 our.err)"
 	rm -f gmon.sum && $gp -s $elf s2 s3 > /dev/null && mv gmon.sum ref.sum
 	"$T" -s $elf s2 s3 > /dev/null 2> our.err
 	if sanitizer_clean our.err && [ -f gmon.sum ] && cmp -s <(head -c 8 ref.sum) <(head -c 8 gmon.sum) &&

@@ -6,6 +6,9 @@
  *       -l TOTAL,OUTSIDE,DROPPED (loss counters in the header spare bytes)
  *       -2 (two disjoint histogram records)  -S (saturate one bin)  -c (a chain, no cycles)
  *       -H (no histogram record)  -B NBINS (any number of bins: fractional bin sizes)
+ *       -d DIM[,ABBREV] (the histogram's dimension, default "seconds",s)
+ *       -x N (N more arcs with an address outside every function, alternately caller
+ *             and callee)  -b N (a basic-block record, tag 2, of N blocks)
  * Deterministic for a given seed; fields are written with the ELF's width and order. */
 #include <fcntl.h>
 #include <gelf.h>
@@ -93,9 +96,10 @@ static int gen_gmon(int argc, char **argv)
 	const char *fmt = "gnu";
 	unsigned loss[3] = {0, 0, 0};
 	int two = 0, sat = 0, chain = 0, nohist = 0, c;
-	long force_bins = 0;
+	long force_bins = 0, stray = 0, nbb = 0;
+	char dimension[16] = "seconds", abbrev = 's';
 	optind = 2;
-	while ((c = getopt(argc, argv, "s:a:n:k:r:f:l:2ScHB:")) != -1) {
+	while ((c = getopt(argc, argv, "s:a:n:k:r:f:l:2ScHB:d:x:b:")) != -1) {
 		switch (c) {
 		case 's': seed = (unsigned)atoi(optarg); break;
 		case 'a': arcs = atol(optarg); break;
@@ -109,6 +113,16 @@ static int gen_gmon(int argc, char **argv)
 		case 'c': chain = 1; break;
 		case 'H': nohist = 1; break;
 		case 'B': force_bins = atol(optarg); break;
+		case 'd': {
+			const char *comma = strchr(optarg, ',');
+			size_t n = comma ? (size_t)(comma - optarg) : strlen(optarg);
+			memset(dimension, 0, sizeof dimension);
+			memcpy(dimension, optarg, n < 15 ? n : 15);
+			abbrev = comma ? comma[1] : optarg[0];
+			break;
+		}
+		case 'x': stray = atol(optarg); break;
+		case 'b': nbb = atol(optarg); break;
 		default: return 2;
 		}
 	}
@@ -186,8 +200,9 @@ static int gen_gmon(int argc, char **argv)
 				       : lo + (uint64_t)(first + count) * per_bin);
 			put(count, 4);
 			put(rate, 4);
-			char dim[16] = "seconds";
-			dim[15] = 's';
+			char dim[16];
+			memcpy(dim, dimension, 15);
+			dim[15] = abbrev;
 			fwrite(dim, 1, 16, out);
 			for (uint32_t i = 0; i < count; i++)
 				put(bins[first + i], 2);
@@ -222,6 +237,24 @@ static int gen_gmon(int argc, char **argv)
 			vma(from);
 			vma(self);
 			put(count, is64 ? 8 : 4);
+		}
+	}
+	/* arcs from or to an address below every function */
+	for (long i = 0; i < stray; i++) {
+		uint64_t real = fns[(size_t)(rnd() % nf)].addr + 4, none = fns[0].addr / 2;
+		if (!strcmp(fmt, "gnu"))
+			put(1, 1);
+		vma(i % 2 ? real : none);
+		vma(i % 2 ? none : real);
+		put(1 + rnd() % 100, !strcmp(fmt, "gnu") ? 4 : is64 ? 8 : 4);
+	}
+	if (nbb > 0 && !strcmp(fmt, "gnu")) {
+		put(2, 1);
+		put((uint64_t)nbb, 4);
+		for (long i = 0; i < nbb; i++) {
+			const struct fn *f = &fns[(size_t)(rnd() % nf)];
+			vma(f->addr + (i % 3 ? rnd() % f->size : 0));
+			vma(rnd() % 5000);
 		}
 	}
 	fclose(out);
