@@ -1,6 +1,7 @@
 /* -A: annotated source, as gprof prints it: each source file the profile knows (most
  * recently met first), every line prefixed with the call count of the function that
- * starts there ("#####" under the -m minimum), then the top lines and a summary.  -y
+ * starts there and (-l) the counts of its basic blocks ("#####" under the -m minimum),
+ * then the top lines and a summary.  -y
  * writes FILE-ann files instead, -I gives directories to look for the sources in. */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 struct line_entry {
 	unsigned long ncalls;
 	int line, is_func, merged;
+	uint64_t addr;                  /* 0 in a merged copy, as in gprof */
+	const struct bbcounts *bb;      /* -l: the first symbol's basic-block counts */
 };
 
 struct srcfile {
@@ -30,16 +33,39 @@ static void annotate_with_count(const struct options *o, char *buf, unsigned wid
 	buf[width] = 0;
 	if (!b)
 		return;
-	char tmp[64], *p = tmp;
-	unsigned long ncalls = 0;
+	char tmp[NBBS * 30], *p = tmp;
+	unsigned long ncalls = 0, last_print = (unsigned long)-1;
 	int set = 0;
 	++*exec_lines;
 	*p = 0;
+	/* A function's entry line shows its calls; with -x, a line whose first basic block
+	 * starts after it continues the previous block's count. */
 	if (b->is_func) {
 		p += sprintf(p, "%lu", b->ncalls);
 		last_count = b->ncalls;
+		last_print = last_count;
 		ncalls = b->ncalls;
 		set = 1;
+	} else if (o->all_lines && b->bb && b->bb->addr[0] && b->bb->addr[0] > b->addr) {
+		p += sprintf(p, "%lu", last_count);
+		last_print = last_count;
+		ncalls = last_count;
+		set = 1;
+	}
+	/* the line's basic blocks (-l), repeated counts left out with -x */
+	for (int i = 0; b->bb && i < NBBS && b->bb->addr[i]; i++) {
+		last_count = b->bb->calls[i];
+		if (!set) {
+			ncalls = 0;
+			set = 1;
+		}
+		ncalls += last_count;
+		if (o->all_lines && last_count == last_print)
+			continue;
+		if (p > tmp)
+			*p++ = ',';
+		p += sprintf(p, "%lu", last_count);
+		last_print = last_count;
 	}
 	if (o->all_lines && p == tmp) {
 		p += sprintf(p, "%lu", last_count);
@@ -149,7 +175,8 @@ int annotated_source_print(struct analysis *a, int *first_output)
 		sf->ncalls += s->ncalls;
 		struct line_entry **slot = &sf->line[s->line - 1];
 		if (!*slot) {
-			entries[i] = (struct line_entry){s->ncalls, s->line, s->is_func, 0};
+			entries[i] = (struct line_entry){s->ncalls, s->line, s->is_func, 0, s->addr,
+							 s->bb};
 			*slot = &entries[i];
 		} else if ((*slot)->merged) {
 			(*slot)->ncalls += s->ncalls;
@@ -158,6 +185,7 @@ int annotated_source_print(struct analysis *a, int *first_output)
 			struct line_entry *m = xmalloc(sizeof *m);
 			*m = **slot;
 			m->merged = 1;
+			m->addr = 0;
 			m->ncalls += s->ncalls;
 			*slot = m;
 		}

@@ -1,5 +1,6 @@
 /* -C: execution counts per function ("file:line: (name:0xaddr) N executions"), gprof's
- * output when a profile has neither a histogram nor a call graph. */
+ * output when a profile has neither a histogram nor a call graph; with -l, the
+ * basic-block counts of each line too. */
 #include <stdlib.h>
 #include <string.h>
 #include "tgprof.h"
@@ -35,6 +36,30 @@ void exec_counts_print(struct analysis *a, FILE *out)
 		if (s->ncalls > 0 || !a->opt->ignore_zeros)
 			fprintf(out, "%s:%d: (%s:0x%lx) %lu executions\n", s->file ? s->file : "<unknown>",
 				s->line, s->name, (unsigned long)s->addr, s->ncalls);
+		for (int j = 0; s->bb && j < NBBS && s->bb->addr[j]; j++)
+			if (s->bb->calls[j] > 0 || !a->opt->ignore_zeros)
+				fprintf(out, "%s:%d: (%s:0x%lx) %lu executions\n",
+					s->file ? s->file : "<unknown>", s->line, s->name,
+					(unsigned long)s->bb->addr[j], s->bb->calls[j]);
 	}
 	free(v);
+}
+
+/* gprof's bb_read_rec under -l: each block's count goes to the symbol (line) holding
+ * its address, in one of NBBS slots by address; further addresses are dropped. */
+void bb_assign(struct symtab *tab, const struct profile *p)
+{
+	for (size_t i = 0; i < p->nbbs; i++) {
+		struct sym *s = symtab_lookup(tab, p->bbs[i].addr);
+		if (!s)
+			continue;
+		if (!s->bb)
+			s->bb = xcalloc(1, sizeof *s->bb);
+		for (int j = 0; j < NBBS; j++)
+			if (!s->bb->addr[j] || s->bb->addr[j] == p->bbs[i].addr) {
+				s->bb->addr[j] = p->bbs[i].addr;
+				s->bb->calls[j] += (unsigned long)p->bbs[i].count;
+				break;
+			}
+	}
 }

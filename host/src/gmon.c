@@ -187,10 +187,16 @@ static int parse_gnu(struct profile *p, struct reader *r, struct gmon_file_info 
 				return error("%s: offset %zu: basic-block record of %llu entries runs "
 					     "past the end of the file", r->name, at,
 					     (unsigned long long)n);
-			for (uint64_t i = 0; i < n; i++)
+			if (p->nbbs + n > p->bbs_alloc) {
+				p->bbs_alloc = p->nbbs + n + p->bbs_alloc;
+				p->bbs = xrealloc(p->bbs, p->bbs_alloc * sizeof *p->bbs);
+			}
+			for (uint64_t i = 0; i < n; i++) {
 				if (rd_vma(r, &addr, "basic-block record") ||
 				    rd_vma(r, &cnt, "basic-block record"))
 					return -1;
+				p->bbs[p->nbbs++] = (struct raw_bb){addr, cnt};
+			}
 			fi->nbbs++;
 			p->input_bb = 1;
 		} else {
@@ -327,6 +333,7 @@ void profile_release(struct profile *p)
 		free(p->hists[i].sample);
 	free(p->hists);
 	free(p->arcs);
+	free(p->bbs);
 	free(p->files);
 	memset(p, 0, sizeof *p);
 }

@@ -309,6 +309,10 @@ int main(int argc, char **argv)
 			first_output = 0;
 		}
 	} while (++optind < argc);
+	if (prof.nbbs && o.lines)
+		bb_assign(&tab, &prof);
+	else if (prof.nbbs)
+		warning("ignoring basic-block exec counts (use -l or --line)");
 	if (prof.input_hist && prof.hz == 0)
 		warning("profiling rate is 0: times are infinite or not a number (as in gprof)");
 

@@ -2,7 +2,8 @@
  * writes it, except that a bin sum over 65535 (or an arc count over 2^32-1) does not
  * get truncated: the rest goes into further records for the same range or arc, which
  * gprof and tgprof add up when they read the file.  The header's spare bytes carry the
- * summed loss counters of the inputs. */
+ * summed loss counters of the inputs.  Basic-block counts are written as gprof writes
+ * them: those kept under -l, none otherwise. */
 #include <errno.h>
 #include <string.h>
 #include "tgprof.h"
@@ -79,6 +80,20 @@ int gmon_write_sum(const struct profile *p, const struct analysis *a, const char
 				left -= n;
 			} while (left);
 		}
+	/* gprof's bb_write_blocks: the blocks kept under -l (else none), by symbol */
+	if (p->input_bb) {
+		uint32_t nblocks = 0;
+		for (size_t i = 0; i < tab->len; i++)
+			for (int j = 0; tab->base[i].bb && j < NBBS && tab->base[i].bb->addr[j]; j++)
+				nblocks++;
+		put(&w, 2, 1);
+		put(&w, nblocks, 4);
+		for (size_t i = 0; i < tab->len; i++)
+			for (int j = 0; tab->base[i].bb && j < NBBS && tab->base[i].bb->addr[j]; j++) {
+				put_vma(&w, tab->base[i].bb->addr[j]);
+				put_vma(&w, tab->base[i].bb->calls[j]);
+			}
+	}
 	if (ferror(w.f) | fclose(w.f))
 		return error("%s: write error", path);
 	return 0;

@@ -7,6 +7,7 @@ static void sym_free(struct sym *s)
 {
 	free((char *)s->file);
 	free(s->dname);
+	free(s->bb);
 	if (s->owns_name)
 		free((char *)s->name);
 }

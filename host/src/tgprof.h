@@ -24,6 +24,14 @@ void msort_ptrs(void **base, size_t n, cmp_fn cmp, void *ctx);
 /* ---- symbols --------------------------------------------------------------------- */
 struct arc;
 
+/* -l: basic-block counts (gmon.out tag 2) of a line, gprof's bb_addr/bb_calls: the first
+ * NBBS distinct addresses, an address of 0 marks the end. */
+#define NBBS 10
+struct bbcounts {
+	uint64_t addr[NBBS];
+	unsigned long calls[NBBS];
+};
+
 struct sym {
 	uint64_t addr, end_addr;
 	const char *name;          /* NULL for a cycle header */
@@ -38,6 +46,7 @@ struct sym {
 	uint64_t scaled_addr;
 	double time;               /* histogram time in ticks */
 	unsigned long ncalls;
+	struct bbcounts *bb;       /* -l: basic-block counts, or NULL */
 
 	/* call graph */
 	double child_time;
@@ -127,6 +136,10 @@ struct raw_arc {
 	uint64_t count;
 };
 
+struct raw_bb {
+	uint64_t addr, count;
+};
+
 struct gmon_file_info {
 	const char *name;
 	int version;
@@ -147,6 +160,8 @@ struct profile {
 	double hist_scale;
 	struct raw_arc *arcs;
 	size_t narcs, arcs_alloc;
+	struct raw_bb *bbs;        /* basic-block counts, in file order */
+	size_t nbbs, bbs_alloc;
 	struct gmon_file_info *files;
 	unsigned nfiles;
 	int input_hist, input_cg, input_bb;
@@ -227,6 +242,7 @@ void cg_assemble(struct analysis *a);
 void cg_print(struct analysis *a, FILE *out, int form_feed);
 void cg_print_index(struct analysis *a, FILE *out);
 void exec_counts_print(struct analysis *a, FILE *out);
+void bb_assign(struct symtab *tab, const struct profile *p);
 void function_order_print(struct analysis *a, FILE *out);
 int annotated_source_print(struct analysis *a, int *first_output);
 void print_name(const struct analysis *a, const struct sym *s, FILE *out);

@@ -80,6 +80,17 @@ if build cycles-O0 "-O0 -g" 1000 cycles.c; then
 		"-b -pcycles.c:9" "-b -l -p6" "-b -l -Qcycles.c:11" "-b -k fact/" "-b -p:fact" "-b -pnothere.c:3" \
 		"-b -Qcycles.c:helper" "-b -k main/fact" "-b -q main/fact" "-b -Nfact" "-b -nfact" "-b -Nspin"
 fi
+# Basic-block counts (gmon.out tag 2, written by the long-gone gcc -a), generated for this
+# program: gprof uses them with -l (and -s, which implies it) in -C and -A, and -s sums them.
+if [ -d "$W/cycles-O0" ] && "$B/gen-gmon" gmon "$W/cycles-O0/prog" "$W/cycles-O0/bb.gmon" -s 4 -b 40 -a 20; then
+	for o in "-A" "-A -l" "-A -l -x" "-A -l -z" "-A -l -m 2000" "-A -l -x -t 3" "-l -C" "-l -C -z" \
+		"-C" "-s -A -x" "-s" "-i"; do
+		# shellcheck disable=SC2086
+		check "cycles-O0 basic blocks [$o]" "$W/cycles-O0" $o prog bb.gmon
+	done
+else
+	nok "cycles-O0 basic blocks: gen-gmon"
+fi
 # static: glibc's own symbols (ifunc resolvers, which gprof leaves out; mcount and
 # friends, which it excludes by default) are in the symbol table
 if build static "-O1 -static" 1000 cycles.c; then
