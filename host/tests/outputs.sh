@@ -38,6 +38,21 @@ check "DOT labels estimated edge times as estimates" grep -q 's est\.' all.dot
 arcs=$(python3 -c 'import json; print(len(json.load(open("nohist.json"))["arcs"]))')
 check "DOT of a profile without samples: all $arcs arcs drawn, no nan" \
 	sh -c '[ "$(grep -c -- "->" nohist.dot)" = "$0" ] && [ "$0" -gt 20 ] && ! grep -qi nan nohist.dot' "$arcs"
+# A generated profile of the same program with plenty of samples and a call graph
+# without cycles (-c), so that totals spread out: DOT against gprof's call graph.
+D="python3 $OLDPWD/host/tests/dotcheck.py"
+"$B/gen-gmon" gmon prog gen.gmon -s 3 -n 20000 -a 60 -c && gprof -b -q prog gen.gmon > gen.cg
+read -r t1 n1 t2 n2 < <($D thresholds gen.cg)
+"$T" -b -q --dot=t1.dot --graph-threshold="$t1" prog gen.gmon > /dev/null 2>> err.txt
+"$T" -b -q --dot=t2.dot --graph-threshold="$t2" prog gen.gmon > /dev/null 2>> err.txt
+check "--graph-threshold=$t1 keeps the $n1 entries gprof gives more %time" [ "$($D count t1.dot)" = "$n1" ]
+check "--graph-threshold=$t2 keeps the $n2 entries gprof gives more %time" [ "$($D count t2.dot)" = "$n2" ]
+"$T" -b -q --dot=gen.dot --graph-threshold=0 prog gen.gmon > /dev/null 2>> err.txt
+check "DOT: the reddest node is gprof's hottest entry, hue by its %time" $D hottest gen.dot gen.cg
+check "DOT edge labels are the call graph's call counts (generated profile)" $D edges gen.dot gen.cg 30
+# (-z: a run without samples leaves out main, which nothing calls)
+gprof -b -q -z prog gmon.out > run.cg
+check "DOT edge labels are the call graph's call counts (the run, with cycles)" $D edges all.dot run.cg 10
 check "no sanitizer report" sh -c '! grep -q "Sanitizer\|runtime error" err.txt'
 check "SVG written through dot" grep -q '<svg' g.svg
 check "JSON parses" python3 -c 'import json,sys; json.load(open("p.json"))'
@@ -50,11 +65,28 @@ check "callgrind header" grep -q '^events: Samples' cg.out
 cg_calls=$(awk '/^cfn=leaf$/ { getline; split($1, a, "="); s += a[2] } END { print s }' cg.out)
 leaf_total=$(python3 -c 'import json; d=json.load(open("p.json")); print(sum(a["count"] for a in d["arcs"] if a["callee"]=="leaf"))')
 check "callgrind calls to leaf are exact ($leaf_total)" [ "$cg_calls" = "$leaf_total" ]
+# callgrind: the self costs add up to the summary, and to the samples of the flat profile
+# (bins of 8 bytes: many are shared between functions, in fractions)
+"$B/gen-gmon" gmon prog k8.gmon -s 5 -n 3000 -a 40 -k 8
+for g in gen.gmon k8.gmon; do
+	"$T" -b --callgrind=$g.cg prog $g > /dev/null 2>> err.txt
+	sum=$(awk '/^fn=/ { getline; s += $2 } END { print s }' $g.cg)
+	total=$(gprof -b -p prog $g | awk 'NR > 5 && NF { c = $2 } END { printf "%d", c * 100 + 0.5 }')
+	check "callgrind $g: self costs add up to the summary and the samples ($sum = $total)" \
+		sh -c '[ "$0" = "$1" ] && grep -q "^summary: $0\$" "$2"' "$sum" "$total" $g.cg
+done
 # --time-unit=ms: seconds x 1000 in the flat profile
 "$T" -b -p --time-unit=ms prog gmon.out > ms.out
 s=$(sed -n 6p ref.out | awk '{ print $3 }') m=$(sed -n 6p ms.out | awk '{ print $3 }')
 check "--time-unit=ms: $s s ~ $m ms (within the rounding of seconds)" awk "BEGIN { exit !($m >= $s * 1000 - 5 && $m <= $s * 1000 + 5) }"
 check "--time-unit=ms header" grep -q 'Each sample counts as 10 ms.' ms.out
+# --time-unit=us, on the generated profile (times of seconds)
+gprof -b -p prog gen.gmon > ref-gen.out
+"$T" -b -p --time-unit=us prog gen.gmon > us.out
+s=$(sed -n 6p ref-gen.out | awk '{ print $3 }') u=$(sed -n 6p us.out | awk '{ print $3 }')
+check "--time-unit=us: $s s ~ $u us (within the rounding of seconds)" awk "BEGIN { exit !($u >= $s * 1e6 - 5000 && $u <= $s * 1e6 + 5000 && $u > 1e6) }"
+check "--time-unit=us header" grep -q 'Each sample counts as 10000 us.' us.out
+check "--time-unit=us: same functions in the same order" cmp -s <(awk 'NR > 5 { print $NF }' ref-gen.out) <(awk 'NR > 5 { print $NF }' us.out)
 # @FILE: arguments from a file, as gprof (libiberty's expandargv)
 printf -- '-b "-p"\n @more\n' > args && printf -- "-z prog 'gmon.out'" > more
 gprof @args > ref.out 2>&1; "$T" @args > our.out 2> our.err
