@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tgprof against GNU gprof 2.40 on generated inputs: ELF files with many kinds of symbols
 # (statics, weak, aliases, clone-like names, ARM mapping symbols and Thumb bits) for
-# x86-64, 32-bit little-endian ARM (compared with arm-none-eabi-gprof) and big-endian ARM,
+# x86-64, 32-bit little-endian ARM (compared with arm-none-eabi-gprof), big-endian ARM and
+# (with clang and lld) 64-bit big-endian PowerPC,
 # and gmon.out files in GNU, 4.4BSD and old BSD formats from gen-gmon.  Also -s (gmon.sum).
 set -u
 B=${BUILD:-build}/host
@@ -44,16 +45,25 @@ gcc -nostdlib -static -Wl,-e,_start f.s -o x86.elf &&
 	arm-none-eabi-gcc -nostdlib -mcpu=cortex-m3 -mthumb -Wl,-e,_start f.s -o arm.elf &&
 	arm-none-eabi-gcc -nostdlib -mbig-endian -Wl,-e,_start f.s -o armbe.elf ||
 	{ nok "building the synthetic ELF files"; exit 1; }
+# 64-bit big-endian (PowerPC 64), if clang and lld are there: the host's gprof reads it
+# (BFD's generic elf64-big).
+elfs=(x86.elf arm.elf armbe.elf)
+if command -v clang > /dev/null && command -v ld.lld > /dev/null; then
+	clang --target=powerpc64-linux-gnu -c f.s -o ppc64.o && ld.lld -e _start ppc64.o -o ppc64.elf &&
+		elfs+=(ppc64.elf) || nok "building the PowerPC 64 ELF file"
+else
+	ok "64-bit big-endian # SKIP clang and ld.lld are not installed"
+fi
 
-for elf in x86.elf arm.elf armbe.elf; do
+for elf in "${elfs[@]}"; do
 	gp=arm-none-eabi-gprof
-	[ $elf = x86.elf ] && gp=gprof
+	case $elf in x86.elf|ppc64.elf) gp=gprof;; esac
 	for gen in "-s 1" "-s 2 -a 3000" "-s 3 -2" "-s 4 -k 4" "-s 5 -k 1 -c" "-s 6 -f bsd44" \
 		"-s 7 -f oldbsd" "-s 8 -a 0" "-s 9 -n 0" "-s 10 -r 1000" "-s 11 -a 20 -n 50" \
 		"-s 12 -B 777" "-s 13 -B 3" "-s 14 -B 65537" "-s 15 -d cycles,c" "-s 16 -x 7" \
 		"-s 17 -b 60" "-s 18 -b 60 -H -a 0"; do
 		# gprof reads a big-endian basic-block record's count byte-swapped (below)
-		case $elf$gen in armbe.elf*"-b 60"*) continue;; esac
+		case $elf$gen in armbe.elf*"-b 60"*|ppc64.elf*"-b 60"*) continue;; esac
 		# shellcheck disable=SC2086
 		"$G" gmon $elf g.out $gen || { nok "gen-gmon $gen"; continue; }
 		opts=("-b" "" "-z -b" "-T" "-i" "-r")
