@@ -47,13 +47,14 @@ int cg_build(struct analysis *a)
 			unmatched++;
 			continue;
 		}
-		if (a->opt->lines) {
-			/* -l: the parent is the calling line, the child its function */
-			while (child > tab->base && !child->is_func)
-				child--;
-			if (!child->is_func)
-				continue;
-		}
+		/* The callee is the function symbol at or before its address (gprof's cg_tally):
+		 * with -l the parent is the calling line, the child its function; without, an
+		 * address after a non-function symbol (etext, a label) goes to the function
+		 * before it. */
+		while (child > tab->base && !child->is_func)
+			child--;
+		if (!child->is_func)
+			continue;
 		if (!(symspec_arc_selected(a->opt, parent, child, INCL_ARCS) ||
 		      (a->opt->table_len[INCL_ARCS] == 0 &&
 		       !symspec_arc_selected(a->opt, parent, child, EXCL_ARCS))))

@@ -102,6 +102,15 @@ fi
 if build shapes "-O1 -g" 5000 shapes.c shapes2.c; then
 	run_set shapes "-b -pshapes2.c" "-b -qshapes2.c:work" "-b -Qleaf" "-b -Nleaf" "-b -nping" "-b -Pshapes.c"
 fi
+# A profile of another (larger) program: arcs from and to addresses past etext, which is
+# not a function (the callee becomes the function before it, as in gprof)
+if [ -f "$W/shapes/gmon.out" ] && [ -f "$W/cycles-O0/prog" ]; then
+	cp "$W/shapes/gmon.out" "$W/cycles-O0/shapes.gmon"
+	for o in "-b" "-b -z" "-l -b" "-r"; do
+		# shellcheck disable=SC2086
+		check "cycles-O0 with shapes' profile [$o]" "$W/cycles-O0" $o prog shapes.gmon
+	done
+fi
 if build clones "-O2 -g" 100000 clones.c; then
 	run_set clones "-b -pchecksum" "-b -Qscale"
 fi

@@ -9,6 +9,8 @@
  *       -d DIM[,ABBREV] (the histogram's dimension, default "seconds",s)
  *       -x N (N more arcs with an address outside every function, alternately caller
  *             and callee)  -b N (a basic-block record, tag 2, of N blocks)
+ *       -X N (N more arcs between functions and addresses past the last one, where
+ *             only symbols that are not functions may be, such as _end)
  * Deterministic for a given seed; fields are written with the ELF's width and order. */
 #include <fcntl.h>
 #include <gelf.h>
@@ -62,6 +64,8 @@ static int gen_asm(int n, unsigned seed)
 		if (kind == 99)
 			printf("\t.p2align 6\n");
 	}
+	/* code after the last function under a label that is not a function (like etext) */
+	printf("\t.globl text_tail\ntext_tail:\n\t.fill 256,1,0\n");
 	return 0;
 }
 
@@ -96,10 +100,10 @@ static int gen_gmon(int argc, char **argv)
 	const char *fmt = "gnu";
 	unsigned loss[3] = {0, 0, 0};
 	int two = 0, sat = 0, chain = 0, nohist = 0, c;
-	long force_bins = 0, stray = 0, nbb = 0;
+	long force_bins = 0, stray = 0, nbb = 0, past = 0;
 	char dimension[16] = "seconds", abbrev = 's';
 	optind = 2;
-	while ((c = getopt(argc, argv, "s:a:n:k:r:f:l:2ScHB:d:x:b:")) != -1) {
+	while ((c = getopt(argc, argv, "s:a:n:k:r:f:l:2ScHB:d:x:b:X:")) != -1) {
 		switch (c) {
 		case 's': seed = (unsigned)atoi(optarg); break;
 		case 'a': arcs = atol(optarg); break;
@@ -123,6 +127,7 @@ static int gen_gmon(int argc, char **argv)
 		}
 		case 'x': stray = atol(optarg); break;
 		case 'b': nbb = atol(optarg); break;
+		case 'X': past = atol(optarg); break;
 		default: return 2;
 		}
 	}
@@ -246,6 +251,16 @@ static int gen_gmon(int argc, char **argv)
 			put(1, 1);
 		vma(i % 2 ? real : none);
 		vma(i % 2 ? none : real);
+		put(1 + rnd() % 100, !strcmp(fmt, "gnu") ? 4 : is64 ? 8 : 4);
+	}
+	/* arcs from and to addresses past the last function */
+	for (long i = 0; i < past; i++) {
+		uint64_t real = fns[(size_t)(rnd() % nf)].addr + 4;
+		uint64_t after = fns[nf - 1].addr + fns[nf - 1].size + 2 * (uint64_t)(rnd() % 64);
+		if (!strcmp(fmt, "gnu"))
+			put(1, 1);
+		vma(i % 2 ? real : after);
+		vma(i % 2 ? after : real);
 		put(1 + rnd() % 100, !strcmp(fmt, "gnu") ? 4 : is64 ? 8 : 4);
 	}
 	if (nbb > 0 && !strcmp(fmt, "gnu")) {
