@@ -146,10 +146,16 @@ int dot_write(struct analysis *a, const char *path, double threshold)
 
 int svg_write(struct analysis *a, const char *path, double threshold)
 {
-	char tmp[] = "/tmp/tgprof-dot.XXXXXX";
+	/* The DOT source goes to a temporary file in $TMPDIR (default /tmp). */
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	char tmp[4096];
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s/tgprof-dot.XXXXXX", dir) >= sizeof tmp)
+		return error("TMPDIR too long for a temporary file name");
 	int fd = mkstemp(tmp);
 	if (fd < 0)
-		return error("temporary file: %s", strerror(errno));
+		return error("temporary file in %s: %s", dir, strerror(errno));
 	close(fd);
 	if (dot_write(a, tmp, threshold)) {
 		unlink(tmp);

@@ -212,9 +212,13 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
 	uint64_t lo, hi, ncnt, version, rate = 0;
 	size_t ptr = r->is64 ? 8 : 4, hdr;
 	r->off = 0;
-	if (rd_vma(r, &lo, "BSD header") || rd_vma(r, &hi, "BSD header") ||
-	    rd(r, 4, &ncnt, "BSD header") || rd(r, 4, &version, "BSD header"))
-		return error("%s: file too short to be a gmon file", r->name);
+	if (r->len < 2 * ptr + 8)
+		return error("%s: offset %zu: file too short to be a gmon file (the BSD header "
+			     "needs %zu bytes)", r->name, r->len, 2 * ptr + 8);
+	rd_vma(r, &lo, "BSD header");
+	rd_vma(r, &hi, "BSD header");
+	rd(r, 4, &ncnt, "BSD header");
+	rd(r, 4, &version, "BSD header");
 	if (version == BSD44_VERSION) {
 		if (rd(r, 4, &rate, "BSD header"))
 			return -1;

@@ -27,6 +27,9 @@ static void usage(FILE *f)
 "  -n SPEC, --time=SPEC        propagate time only from SPEC\n"
 "  -N SPEC, --no-time=SPEC     propagate no time from SPEC\n"
 "  -k FROM/TO                  delete arcs from FROM to TO\n"
+"  -e NAME / -E NAME           (old style) leave NAME out of the call graph / and its\n"
+"                              time too\n"
+"  -f NAME / -F NAME           (old style) call graph of NAME only / and only its time\n"
 "  -z, --display-unused-functions  list functions that were never called or sampled\n"
 "  -a, --no-static             leave out static functions (their time goes to the\n"
 "                              function before them)\n"
@@ -37,7 +40,15 @@ static void usage(FILE *f)
 "  -c, --static-call-graph     x86: add calls found in the code (count 0)\n"
 "  -C[SPEC], --exec-counts[=SPEC]  call counts per function (file:line order)\n"
 "  -Z[SPEC], --no-exec-counts[=SPEC]\n"
+"  -A[SPEC], --annotated-source[=SPEC]  source files with call counts per line\n"
+"  -J[SPEC], --no-annotated-source[=SPEC]\n"
+"  -x, --all-lines             -A: annotate every line (with its block's count)\n"
+"  -y, --separate-files        -A: write FILE-ann files instead\n"
+"  -I DIRS, --directory-path=DIRS  -A: where to look for sources (DIR:DIR...)\n"
+"  -t N, --table-length=N      -A: lines in the top table (default 10)\n"
+"  -m N, --min-count=N         -A: '#####' for counts under N (default 1)\n"
 "  -s, --sum                   write the sum of the profile files to gmon.sum\n"
+"                              (implies -l, as in gprof)\n"
 "  -T, --traditional           BSD-style output\n"
 "  -w N, --width=N             width of the index (default 80)\n"
 "  -L, --print-path            full source paths in the index\n"
@@ -47,22 +58,19 @@ static void usage(FILE *f)
 "  -S FILE, --external-symbol-table=FILE  symbols from an nm-style listing\n"
 "  -v, --version               version\n"
 "  -h, --help                  this help\n"
+"SPEC is FUNCTION, FILE (has a dot), LINE, FILE:FUNCTION or FILE:LINE.\n"
+"Not supported: -R (file ordering), -d (debug output).\n"
 "\n"
 "Beyond gprof:\n"
 "  --dot=FILE                  call graph in Graphviz DOT\n"
-"  --svg=FILE                  call graph as SVG (runs graphviz's dot)\n"
+"  --svg=FILE                  call graph as SVG (runs graphviz's dot; temporary\n"
+"                              file in $TMPDIR)\n"
 "  --graph-threshold=PCT       leave out of DOT/SVG functions under PCT%% total time\n"
-"                              (default 0.5)\n"
+"                              (0 to 100, default 0.5)\n"
 "  --callgrind=FILE            callgrind format for KCachegrind\n"
 "  --json=FILE                 everything as JSON\n"
 "  --time-unit=s|ms|us         print times in the flat profile and call graph in\n"
 "                              this unit (default s, as gprof)\n"
-"\n"
-"  -A[SPEC], --annotated-source[=SPEC]  source files with call counts per line\n"
-"  -J[SPEC], --no-annotated-source[=SPEC]\n"
-"  -x, --all-lines  -y, --separate-files (FILE-ann)  -I DIRS, --directory-path=DIRS\n"
-"  -t N, --table-length=N (top lines, 10)  -m N, --min-count=N (##### under N, 1)\n"
-"SPEC is FUNCTION, FILE (has a dot), LINE, FILE:FUNCTION or FILE:LINE.\n"
 "Warnings gprof does not give (saturated bins, merged files with different rates,\n"
 "zero profiling rate, arcs outside every symbol, data lost on the target) go to\n"
 "standard error.\n");
@@ -259,7 +267,17 @@ int main(int argc, char **argv)
 		case OPT_SVG: o.svg = optarg; break;
 		case OPT_CALLGRIND: o.callgrind = optarg; break;
 		case OPT_JSON: o.json = optarg; break;
-		case OPT_THRESHOLD: o.dot_threshold = atof(optarg); break;
+		case OPT_THRESHOLD: {
+			char *end;
+			o.dot_threshold = strtod(optarg, &end);
+			if (end == optarg || *end || !(o.dot_threshold == o.dot_threshold) ||
+			    o.dot_threshold < 0 || o.dot_threshold > 100) {
+				error("--graph-threshold=%s: not a percentage (a number from 0 to 100)",
+				      optarg);
+				return 1;
+			}
+			break;
+		}
 		case OPT_UNIT:
 			if (!strcmp(optarg, "s")) o.units = 0;
 			else if (!strcmp(optarg, "ms")) o.units = 1;

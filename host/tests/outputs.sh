@@ -100,7 +100,29 @@ check "-A -y writes the same .c-ann files as gprof" diff -r yref yours
 check "-A -y wrote files" test -s yours/shapes.c-ann
 "$T" --help > help.out
 check "--help" grep -q -- '--callgrind' help.out
-check "--version" "$T" --version
+# gprof's options are listed as gprof's, the additions after "Beyond gprof"
+sed -n '/^gprof options:/,/^Beyond gprof:/p' help.out > help-gprof.out
+missing=""
+for x in -A -J -x -y -I -t -m -e -E -f -F -s -l -C -S; do
+	grep -q -- "^  $x[ ,\[]\|/ $x " help-gprof.out || missing="$missing $x"
+done
+check "--help lists -A -J -x -y -I -t -m -e -E -f -F... among gprof's options (missing:$missing)" [ -z "$missing" ]
+check "--help: the additions after gprof's options" sh -c \
+	'! grep -q -- "--dot\|--callgrind\|--time-unit" help-gprof.out && sed -n "/^Beyond gprof:/,\$p" help.out | grep -q -- --dot'
+"$T" --version > version.out
+check "--version" grep -q '^tgprof [0-9].*gprof 2\.40' version.out
+for v in abc 1x "" nan -1 101; do
+	"$T" -b --dot=bad.dot --graph-threshold="$v" prog gmon.out > /dev/null 2> err.txt
+	check "--graph-threshold='$v': an error" sh -c '[ $0 = 1 ] && grep -q "error: --graph-threshold=" err.txt && [ ! -e bad.dot ]' $?
+done
+"$T" -b --dot=ok.dot --graph-threshold=2.5 prog gmon.out > /dev/null 2> err.txt
+check "--graph-threshold=2.5 is fine" grep -q '2.50% of the total' ok.dot
+# SVG: the DOT source goes to a temporary file in $TMPDIR
+mkdir -p tmpd
+TMPDIR=$PWD/tmpd "$T" -b --svg=t.svg prog gmon.out > /dev/null 2> err.txt
+check "SVG with TMPDIR: written, temporary file removed" sh -c 'grep -q "<svg" t.svg && [ -z "$(ls tmpd)" ]'
+TMPDIR=$PWD/no-such-dir "$T" -b --svg=t2.svg prog gmon.out > /dev/null 2> err.txt
+check "SVG with a TMPDIR that does not exist: error naming it" sh -c '[ $0 = 1 ] && grep -q "no-such-dir" err.txt' $?
 "$T" --bogus > /dev/null 2>&1
 check "unknown option: exit 1" [ $? = 1 ]
 "$T" -b --svg=/nonexistent-dir/x.svg prog gmon.out > /dev/null 2> err.txt

@@ -87,6 +87,18 @@ printf 'gmon\002\000\000\000' > ver.gmon
 "$T" -b x.elf ver.gmon > /dev/null 2> err.txt
 if grep -q "ver.gmon: offset 4: unsupported gmon version 2" err.txt; then ok "bad version named"; else nok "bad version message: $(cat err.txt)"; fi
 
+# Too short for any header (GNU magic missing, so read as BSD): one error, with the offset
+for len in 0 8 23; do
+	head -c $len /dev/zero > tiny.gmon
+	"$T" -b x.elf tiny.gmon > /dev/null 2> err.txt
+	rc=$?
+	if [ $rc = 1 ] && [ "$(wc -l < err.txt)" = 1 ] && grep -q "error: tiny.gmon: offset $len: file too short to be a gmon file" err.txt; then
+		ok "a $len-byte profile: one error naming the offset"
+	else
+		nok "a $len-byte profile: exit $rc: $(head -c 300 err.txt)"
+	fi
+done
+
 # ELF files: truncated, mutated, not ELF at all, missing.
 for pair in x.elf:good.gmon a.elf:good32.gmon g.elf:goodg.gmon; do
 	elf=${pair%%:*} gm=${pair##*:}
