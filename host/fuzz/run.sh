@@ -22,6 +22,9 @@ if [ -x "$G" ] && [ -z "$(ls -A "$corp/gmon")" ]; then
 	arm-none-eabi-gcc -g -Os -nostdlib -mthumb -mcpu=cortex-m3 "$corp/d.c" -o "$corp/elf/dwarf.elf"
 fi
 status=0
+# Findings of this run only: the directory keeps those of earlier runs.
+stamp=$(mktemp "$HB/fuzz-findings/.run.XXXXXX") || exit 1
+trap 'rm -f "$stamp"' EXIT
 for t in gmon elf; do
 	log=$HB/fuzz-$t.log
 	echo "fuzz-$t: $per s"
@@ -32,7 +35,9 @@ for t in gmon elf; do
 	rc=$?
 	execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
 	[ -n "$execs" ] || execs=$(grep -oE '#[0-9]+' "$log" | tail -1 | tr -d '#')
-	echo "fuzz-$t: ${execs:-?} executions, exit $rc, findings: $(ls "$HB/fuzz-findings" | grep -c "^$t-")"
+	found=$(find "$HB/fuzz-findings" -maxdepth 1 -type f -name "$t-*" -newer "$stamp" | wc -l)
+	old=$(find "$HB/fuzz-findings" -maxdepth 1 -type f -name "$t-*" ! -newer "$stamp" | wc -l)
+	echo "fuzz-$t: ${execs:-?} executions, exit $rc, findings: $found (earlier runs: $old, in $HB/fuzz-findings)"
 	[ $rc -eq 0 ] || { status=1; grep -m3 'ERROR\|SUMMARY' "$log"; }
 done
 exit $status
