@@ -34,7 +34,8 @@ $(HOST_GEN): host/tests/gen-gmon.c
 .PHONY: host
 host: $(TGPROF)
 
-TESTS     += host/tests/compare-native.sh host/tests/compare-synthetic.sh host/tests/robustness.sh host/tests/outputs.sh host/tests/compare-firmware.sh
+TESTS     += host/tests/compare-native.sh host/tests/compare-synthetic.sh host/tests/robustness.sh host/tests/outputs.sh host/tests/compare-firmware.sh \
+             host/tests/install.sh
 TEST_DEPS += $(TGPROF) $(TGPROF_SAN) $(HOST_GEN)
 
 BENCHES    += host/bench/run.sh
