@@ -4,7 +4,8 @@
 # makes large cycles).  Prints seconds for each tool, the ratio, and whether the outputs
 # are identical.  Sizes are picked to show gprof's quadratic parts in about a minute;
 # BENCH_SIZES="functions:arcs[:tgprof-only] ..." overrides them; the last default size
-# runs tgprof alone (gprof 2.40 needs about 7 minutes for it).
+# runs tgprof alone (gprof 2.40 needs 5 to 7 minutes for it) unless BENCH_FULL=1, which
+# runs gprof on every size and compares the outputs there too.
 set -u
 B=${BUILD:-build}/host
 case $B in /*) ;; *) B=$PWD/$B ;; esac   # absolute, BUILD may be either
@@ -17,6 +18,7 @@ sizes=${BENCH_SIZES:-"10000:20000 50000:100 50000:50000 50000:100000 50000:20000
 
 now() { date +%s.%N; }
 printf '%-26s %10s %10s %8s  %s\n' "input" "gprof [s]" "tgprof [s]" "ratio" "output"
+[ "${BENCH_FULL:-0}" = 1 ] && echo "(BENCH_FULL=1: gprof on every size; the largest takes minutes)"
 status=0
 for sz in $sizes; do
 	IFS=: read -r nf na only <<< "$sz"
@@ -25,7 +27,7 @@ for sz in $sizes; do
 		"$G" asm "$nf" 1 > f$nf.s && gcc -nostdlib -static -Wl,-e,_start f$nf.s -o $elf || exit 1
 	fi
 	"$G" gmon $elf g$nf-$na.out -s 1 -a "$na" -n $((nf * 4)) || exit 1
-	if [ -n "$only" ]; then
+	if [ -n "$only" ] && [ "${BENCH_FULL:-0}" != 1 ]; then
 		t1=$(now); "$T" -b $elf g$nf-$na.out > our.out; t2=$(now)
 		printf '%-26s %10s %10.2f %8s  %s\n' "$nf functions, $na arcs" "(skipped)" \
 			"$(awk "BEGIN { print $t2 - $t1 }")" "-" "tgprof only ($(wc -l < our.out) lines)"
