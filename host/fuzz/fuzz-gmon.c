@@ -1,6 +1,7 @@
 /* libFuzzer target: the gmon.out reader (all formats, both widths and byte orders, as
  * chosen by the first input byte), then the analysis and both reports on a small fixed
- * symbol table, so the histogram and call-graph code sees the hostile data too. */
+ * symbol table, so the histogram, call-graph and basic-block code sees the hostile data
+ * too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		struct analysis a = {.tab = &tab, .prof = &p, .opt = &o, .tscale = 1.0,
 				     .tunit = "seconds"};
 		symspec_apply(&o, &tab);
+		bb_assign(&tab, &p);
 		FILE *devnull = fopen("/dev/null", "w");
 		if (devnull && cg_build(&a) == 0) {
 			if (p.input_hist)
@@ -56,6 +58,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 				cg_print(&a, devnull, 1);
 				cg_print_index(&a, devnull);
 			}
+			exec_counts_print(&a, devnull);
 		}
 		if (devnull)
 			fclose(devnull);
@@ -64,6 +67,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		free(a.arcs);
 	}
 	profile_release(&p);
+	for (size_t i = 0; i < tab.len; i++)
+		free(tab.base[i].bb);
 	free(tab.base);
 	return 0;
 }
