@@ -58,7 +58,6 @@ CROSS_NM := $(CROSS_COMPILE)nm
 # (which always holds -pg) removes more; the configurator is asked only when the user
 # set values (the default is just -pg).
 # CYGPKG_PROFILE_GPROF_CFLAGS_ADD adds flags (and cannot add -pg back).
-cdl_get = $(shell $(CDL_CONFIGURE) -q $(CDL_ARGS) --get $(1) 2>/dev/null)
 PKG_CFLAGS_REMOVE := -pg -p -finstrument-functions $(if $(CDL_ID),$(call cdl_get,CYGPKG_PROFILE_GPROF_CFLAGS_REMOVE))
 PKG_CFLAGS_ADD    := $(if $(CDL_ID),$(call cdl_get,CYGPKG_PROFILE_GPROF_CFLAGS_ADD))
 NO_PG = $(filter-out $(PKG_CFLAGS_REMOVE),$(1))

@@ -38,7 +38,7 @@ endif
 
 # CYG* variables from make's command line (also when make passes them on to a sub-make),
 # as shell words 'NAME=VALUE'.
-CDL_USER_NAMES := $(sort $(foreach v,$(filter CYG%,$(.VARIABLES)),$(if $(filter command line,$(origin $v)),$v)))
+CDL_USER_NAMES := $(sort $(filter CYG%,$(CDL_CMDLINE_NAMES)))
 cdl_quote = '$(subst ','\'',$(1))'
 CDL_USER_VALUES := $(foreach v,$(CDL_USER_NAMES),$(call cdl_quote,$v=$($v)))
 
@@ -54,6 +54,11 @@ CDL_FILES = cdl/profile_gprof.cdl $(wildcard hal/$(ARCH)/*.cdl) $(wildcard board
 # Arguments of cdl/configure for this build's configuration. Other fragments may append
 # user values of their own (e.g. PKGCONF_CMD += CYGPKG_NET_LWIP=1).
 CDL_ARGS = $(if $(CONFIG),-c $(call cdl_quote,$(CONFIG))) $(CDL_FILES) $(CDL_USER_VALUES)
+
+# $(call cdl_get,NAME): NAME's value in this build's configuration, asked of the configurator
+# while make reads its files (nothing if the configuration is broken: the build's own
+# configure step reports why).
+cdl_get = $(shell $(CDL_CONFIGURE) -q $(CDL_ARGS) --get $(1) 2>/dev/null)
 
 # What a configuration depends on, besides the values: the configurator, every CDL script
 # it may read, the CONFIG file.

@@ -20,7 +20,7 @@ else ifneq ($(CONFIG),)
 ifeq ($(shell command -v tclsh),)
 $(error CONFIG=$(CONFIG): reading it needs tclsh (Debian's tcl); run `make setup` first)
 endif
-NET_LWIP := $(if $(shell $(CDL_CONFIGURE) -q $(CDL_ARGS) --get CYGPKG_NET_LWIP 2>/dev/null),1)
+NET_LWIP := $(if $(call cdl_get,CYGPKG_NET_LWIP),1)
 else
 NET_LWIP :=
 endif

@@ -12,12 +12,10 @@ $(UNIT_DIR)/include/pkgconf/profile_gprof.h: $(CDL_UNIT_DEPS) | $(SETUP_STAMP)
 # Built twice: with snapshots (the spare set TFTP uses) and without (every other build).
 UNIT_DEPS := tests/unit/test_core.c $(UNIT_CORE) $(wildcard target/src/*.h target/include/cyg/profile/*.h) \
              tests/unit/fake_hal.h $(wildcard hal/host/include/cyg/hal/*.h) $(UNIT_DIR)/include/pkgconf/profile_gprof.h
-$(UNIT_DIR)/test_core: $(UNIT_DEPS)
+$(UNIT_DIR)/test_core $(UNIT_DIR)/test_core_nosnap: $(UNIT_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(UNIT_CFLAGS) -DPROFILE_SNAPSHOT=1 tests/unit/test_core.c $(UNIT_CORE) -Wl,--wrap=malloc -Wl,--wrap=memset -lcmocka -o $@
-$(UNIT_DIR)/test_core_nosnap: $(UNIT_DEPS)
-	@mkdir -p $(@D)
-	$(CC) $(UNIT_CFLAGS) -DPROFILE_SNAPSHOT=0 tests/unit/test_core.c $(UNIT_CORE) -Wl,--wrap=malloc -Wl,--wrap=memset -lcmocka -o $@
+	$(CC) $(UNIT_CFLAGS) -DPROFILE_SNAPSHOT=$(if $(filter %_nosnap,$@),0,1) tests/unit/test_core.c \
+	  $(UNIT_CORE) -Wl,--wrap=malloc -Wl,--wrap=memset -lcmocka -o $@
 
 TESTS     += $(UNIT_DIR)/test_core $(UNIT_DIR)/test_core_nosnap
 TEST_DEPS += $(UNIT_DIR)/test_core $(UNIT_DIR)/test_core_nosnap
@@ -41,7 +39,10 @@ TESTS     += tests/install/test_install.sh
 TEST_DEPS += $(PROFILE_LIB)
 
 # ---- the package never gets -pg, and never touches FP registers ----
-TESTS += tests/build/test_no_pg.sh tests/build/test_no_fp.sh tests/build/test_lwip_dir.sh
+TESTS += tests/build/test_no_pg.sh tests/build/test_no_fp.sh
+
+# ---- LWIP_DIR: the package built from a lwIP tree of one's own ----
+TESTS += tests/build/test_lwip_dir.sh
 
 # ---- TFTP extraction over lwIP (firmware in the TFTP configuration, tests, bench, demo-tftp) ----
 include tests/qemu/tftp.mk

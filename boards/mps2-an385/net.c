@@ -54,22 +54,20 @@ static int bring_up(void)
     ip4_addr_t ip, mask, gw;
 
     lwip_init();
-    if (CYGHWR_HAL_MPS2_AN385_NET_DHCP) {
-        ip4_addr_set_zero(&ip);
-        ip4_addr_set_zero(&mask);
-        ip4_addr_set_zero(&gw);
-    } else {
-#if !CYGHWR_HAL_MPS2_AN385_NET_DHCP
-        if (!ip4addr_aton(CYGDAT_HAL_MPS2_AN385_NET_IP, &ip) ||
-            !ip4addr_aton(CYGDAT_HAL_MPS2_AN385_NET_NETMASK, &mask) ||
-            !ip4addr_aton(CYGDAT_HAL_MPS2_AN385_NET_GATEWAY, &gw)) {
-            printf("net: bad static address in the configuration: %s/%s gateway %s\n",
-                   CYGDAT_HAL_MPS2_AN385_NET_IP, CYGDAT_HAL_MPS2_AN385_NET_NETMASK,
-                   CYGDAT_HAL_MPS2_AN385_NET_GATEWAY);
-            return -EINVAL;
-        }
-#endif
+#if CYGHWR_HAL_MPS2_AN385_NET_DHCP
+    ip4_addr_set_zero(&ip);
+    ip4_addr_set_zero(&mask);
+    ip4_addr_set_zero(&gw);
+#else
+    if (!ip4addr_aton(CYGDAT_HAL_MPS2_AN385_NET_IP, &ip) ||
+        !ip4addr_aton(CYGDAT_HAL_MPS2_AN385_NET_NETMASK, &mask) ||
+        !ip4addr_aton(CYGDAT_HAL_MPS2_AN385_NET_GATEWAY, &gw)) {
+        printf("net: bad static address in the configuration: %s/%s gateway %s\n",
+               CYGDAT_HAL_MPS2_AN385_NET_IP, CYGDAT_HAL_MPS2_AN385_NET_NETMASK,
+               CYGDAT_HAL_MPS2_AN385_NET_GATEWAY);
+        return -EINVAL;
     }
+#endif
     if (!netif_add(&eth0, &ip, &mask, &gw, &eth0_dev, lan9118_netif_init, netif_input)) {
         printf("net: no LAN9118 at 0x%08x\n", (unsigned)AN385_LAN9118_BASE);
         return -ENODEV;
@@ -98,8 +96,8 @@ static int bring_up(void)
     ip4addr_ntoa_r(netif_ip4_netmask(&eth0), n, sizeof n);
     ip4addr_ntoa_r(netif_ip4_gw(&eth0), g, sizeof g);
     printf("net: en0 up: %s netmask %s gateway %s (%s), MAC %02x:%02x:%02x:%02x:%02x:%02x, "
-           "link %s\n", a, n, g, CYGHWR_HAL_MPS2_AN385_NET_DHCP ? "DHCP" : "static", m[0], m[1], m[2], m[3],
-           m[4], m[5], netif_is_link_up(&eth0) ? "up" : "down");
+           "link %s\n", a, n, g, CYGHWR_HAL_MPS2_AN385_NET_DHCP ? "DHCP" : "static",
+           m[0], m[1], m[2], m[3], m[4], m[5], netif_is_link_up(&eth0) ? "up" : "down");
     return 0;
 }
 

@@ -5,6 +5,7 @@ user-mode networking (QEMU forwards one host port to each guest address and port
   CYGNUM_PROFILE_TFTP_PORT=6969           gmon.out is served on UDP port 6969, not on 69;
   CYGHWR_HAL_MPS2_AN385_NET_DHCP=1        the board takes its address from QEMU's DHCP server;
   CYGDAT_HAL_MPS2_AN385_NET_IP="10.0.2.16" the board has that static address."""
+import contextlib
 import os
 import subprocess
 import sys
@@ -40,23 +41,38 @@ def build(t, values, tag):
     return elf, tb
 
 
-def boot(t, elf, forwards, tag):
-    """Boots elf with host ports forwarded to (guest ip, guest port) pairs; yields
-    (qemu log path, [host ports]) once the application is ready, or None."""
+class Booted:
+    """What a booted configuration offers a test: its build directory, its console, its
+    forwarded host ports (one per (guest ip, guest port) pair, in order) and a private
+    directory."""
+
+    def __init__(self, tb, con, ports, out):
+        self.tb, self.con, self.ports, self.out = tb, con, ports, out
+
+
+@contextlib.contextmanager
+def booted(t, values, forwards, tag):
+    """Builds the TFTP firmware with values, boots it with host ports forwarded to the
+    (guest ip, guest port) pairs and waits until the application is ready; yields a Booted,
+    or None if the firmware did not build or boot (already reported)."""
+    elf, tb = build(t, values, tag)
+    if not elf:
+        yield None
+        return
     out = tempfile.mkdtemp(prefix="cdl-net-")
     ports = [tl.free_udp_port() for _ in forwards]
     nic = "user,model=lan9118" + "".join(",hostfwd=udp:127.0.0.1:%d-%s:%d" % (hp, ip, gp)
                                          for hp, (ip, gp) in zip(ports, forwards))
     log = os.path.join(out, "qemu.log")
-    q = h.Qemu(elf, log, extra=["-nic", nic])
-    rc, gout = h.gdb(elf, q.port, ["break main", "continue", "delete", "detach"])
-    if not t.ok(rc == 0, "%s: the firmware boots" % tag, gout):
-        q.close()
-        return None
-    deadline = time.time() + 30
-    while time.time() < deadline and "tftp-app: ready" not in open(log, errors="replace").read():
-        time.sleep(0.05)
-    return q, log, ports, out
+    with h.Qemu(elf, log, extra=["-nic", nic]) as q:
+        rc, gout = h.gdb(elf, q.port, ["break main", "continue", "delete", "detach"])
+        if not t.ok(rc == 0, "%s: the firmware boots" % tag, gout):
+            yield None
+            return
+        deadline = time.time() + 30
+        while time.time() < deadline and "tftp-app: ready" not in open(log, errors="replace").read():
+            time.sleep(0.05)
+        yield Booted(tb, open(log, errors="replace").read(), ports, out)
 
 
 def got_gmon(t, port, out, what):
@@ -83,47 +99,34 @@ def main():
 
     # ---- CYGNUM_PROFILE_TFTP_PORT ----
     port = 6969
-    elf, tb = build(t, ["CYGNUM_PROFILE_TFTP_PORT=%d" % port], "port %d" % port)
-    if elf:
-        with open(os.path.join(tb, "include", "pkgconf", "profile_gprof.h")) as f:
-            t.ok("#define CYGNUM_PROFILE_TFTP_PORT %d\n" % port in f.read(),
-                 "its profile_gprof.h has the port")
-        b = boot(t, elf, [(tl.GUEST_IP, port), (tl.GUEST_IP, 69)], "port %d" % port)
+    with booted(t, ["CYGNUM_PROFILE_TFTP_PORT=%d" % port],
+                [(tl.GUEST_IP, port), (tl.GUEST_IP, 69)], "port %d" % port) as b:
         if b:
-            q, log, (host_new, host_69), out = b
-            with q:
-                con = open(log, errors="replace").read()
-                t.ok("TFTP daemon serving gmon.out on 10.0.2.15 UDP port %d" % port in con,
-                     "the daemon says it serves on port %d" % port, con[-2000:])
-                got_gmon(t, host_new, out, "tftp-hpa gets gmon.out from port %d" % port)
-                silent(t, host_69, "nothing answers a read request on port 69")
+            with open(os.path.join(b.tb, "include", "pkgconf", "profile_gprof.h")) as f:
+                t.ok("#define CYGNUM_PROFILE_TFTP_PORT %d\n" % port in f.read(),
+                     "its profile_gprof.h has the port")
+            t.ok("TFTP daemon serving gmon.out on 10.0.2.15 UDP port %d" % port in b.con,
+                 "the daemon says it serves on port %d" % port, b.con[-2000:])
+            got_gmon(t, b.ports[0], b.out, "tftp-hpa gets gmon.out from port %d" % port)
+            silent(t, b.ports[1], "nothing answers a read request on port 69")
 
     # ---- CYGHWR_HAL_MPS2_AN385_NET_DHCP ----
-    elf, tb = build(t, ["CYGHWR_HAL_MPS2_AN385_NET_DHCP=1"], "DHCP")
-    if elf:
-        # QEMU's DHCP server hands out 10.0.2.15 first.
-        b = boot(t, elf, [(tl.GUEST_IP, 69)], "DHCP")
+    with booted(t, ["CYGHWR_HAL_MPS2_AN385_NET_DHCP=1"], [(tl.GUEST_IP, 69)], "DHCP") as b:
         if b:
-            q, log, (hp,), out = b
-            with q:
-                con = open(log, errors="replace").read()
-                t.ok("net: en0 up: 10.0.2.15 netmask 255.255.255.0 gateway 10.0.2.2 (DHCP)" in con,
-                     "DHCP: the board got 10.0.2.15 from QEMU's DHCP server", con[-2000:])
-                got_gmon(t, hp, out, "DHCP: tftp-hpa gets gmon.out")
+            # QEMU's DHCP server hands out 10.0.2.15 first.
+            t.ok("net: en0 up: 10.0.2.15 netmask 255.255.255.0 gateway 10.0.2.2 (DHCP)" in b.con,
+                 "DHCP: the board got 10.0.2.15 from QEMU's DHCP server", b.con[-2000:])
+            got_gmon(t, b.ports[0], b.out, "DHCP: tftp-hpa gets gmon.out")
 
     # ---- CYGDAT_HAL_MPS2_AN385_NET_IP ----
     ip = "10.0.2.16"
-    elf, tb = build(t, ['CYGDAT_HAL_MPS2_AN385_NET_IP="%s"' % ip], "static %s" % ip)
-    if elf:
-        b = boot(t, elf, [(ip, 69), (tl.GUEST_IP, 69)], "static %s" % ip)
+    with booted(t, ['CYGDAT_HAL_MPS2_AN385_NET_IP="%s"' % ip], [(ip, 69), (tl.GUEST_IP, 69)],
+                "static %s" % ip) as b:
         if b:
-            q, log, (hp, hp_default), out = b
-            with q:
-                con = open(log, errors="replace").read()
-                t.ok("net: en0 up: %s netmask 255.255.255.0 gateway 10.0.2.2 (static)" % ip in con,
-                     "static %s: the board says so" % ip, con[-2000:])
-                got_gmon(t, hp, out, "static %s: tftp-hpa gets gmon.out from it" % ip)
-                silent(t, hp_default, "nothing answers on the default address")
+            t.ok("net: en0 up: %s netmask 255.255.255.0 gateway 10.0.2.2 (static)" % ip in b.con,
+                 "static %s: the board says so" % ip, b.con[-2000:])
+            got_gmon(t, b.ports[0], b.out, "static %s: tftp-hpa gets gmon.out from it" % ip)
+            silent(t, b.ports[1], "nothing answers on the default address")
     return t.done()
 
 

@@ -157,10 +157,8 @@ int profile_on(void *start, void *end, int bucket_size, int interval_us)
      * express within 1% (slower than 1 Hz, or e.g. 300 ms: 3.33 Hz) would make every
      * time gprof prints wrong by as much, so it is refused. */
     uint32_t rate = (uint32_t)((1000000u + (unsigned)actual / 2) / (unsigned)actual);
-    uint64_t error = (uint64_t)rate * (unsigned)actual > 1000000u ?
-                     (uint64_t)rate * (unsigned)actual - 1000000u :
-                     1000000u - (uint64_t)rate * (unsigned)actual;
-    if (rate == 0 || error > 1000000u / 100) {
+    uint64_t one_second = (uint64_t)rate * (unsigned)actual;  /* in us, as gprof will see it */
+    if (rate == 0 || one_second > 1010000u || one_second < 990000u) {
         free(profile_stop(s));
         return -EINVAL;
     }
