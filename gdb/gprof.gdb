@@ -14,7 +14,14 @@
 #
 # A reset never rewrites the target's arrays from gdb: it sets profile_state.reset_pending
 # (and closes the fast-path gate, armed_span = 0) while the target is halted; the target
-# performs the reset, with interrupts masked, at its next sample or mcount call.
+# performs the reset, with interrupts masked, before it adds anything to the data.
+#
+# Wherever the target is halted, what gdb reads is whole: a target halted in the middle of
+# a change to the profiling data (an increment in __profile_hit or __profile_mcount, or a
+# section that sets profile_state.busy: a reset, a snapshot's take, merge-back or release)
+# is first run to the end of that change (single steps out of the two hot functions, a
+# watchpoint on busy for the rest), then read. The target then stands a few instructions
+# further on, and the command says so.
 
 python
 import os
@@ -28,10 +35,65 @@ class GprofError(gdb.GdbError):
 
 def _state():
     try:
-        return gdb.parse_and_eval("profile_state")
+        s = gdb.parse_and_eval("profile_state")
     except gdb.error:
         raise GprofError("gprof: no symbol profile_state: is the profiling package linked "
                          "into this program, and its debug info loaded?")
+    if gdb.selected_thread() is None:
+        # Without a live target gdb would read the ELF file's static image.
+        raise GprofError("gprof: no running target: connect to it first (e.g. target "
+                         "remote HOST:PORT) and stop it (Ctrl-C or a breakpoint)")
+    return s
+
+
+# The two hot paths change the data without setting busy (it would cost every sample and
+# call two stores): a target halted inside them is stepped out.
+_HOT_FUNCTIONS = ("__profile_hit", "__profile_mcount")
+_MAX_STEPS = 10000
+
+
+def _function_range(name):
+    sym = gdb.lookup_global_symbol(name)
+    if sym is None:
+        return None
+    block = gdb.block_for_pc(int(sym.value().address))
+    while block is not None and block.function is None:
+        block = block.superblock
+    return (block.start, block.end) if block is not None else None
+
+
+def _in_hot_path(ranges):
+    pc = int(gdb.newest_frame().pc())
+    return any(lo <= pc < hi for lo, hi in ranges)
+
+
+def _run_to_busy_clear():
+    wp = gdb.Breakpoint("profile_state.busy", gdb.BP_WATCHPOINT, gdb.WP_WRITE, internal=True)
+    try:
+        wp.condition = "profile_state.busy == 0"
+        gdb.execute("continue", to_string=True)
+    finally:
+        wp.delete()
+
+
+def _quiesce(s):
+    """Runs the target out of any change to the profiling data it is halted in."""
+    ranges = [r for r in map(_function_range, _HOT_FUNCTIONS) if r]
+    moved = False
+    for _ in range(_MAX_STEPS):
+        if int(s["busy"]):
+            _run_to_busy_clear()
+        elif _in_hot_path(ranges):
+            gdb.execute("stepi", to_string=True)
+        else:
+            break
+        moved = True
+    else:
+        raise GprofError("gprof: the target does not leave the profiler's code; "
+                         "nothing was read")
+    if moved:
+        print("gprof: the target was halted inside a profiler update; ran it to the end "
+              "of it (now at 0x%x)" % int(gdb.newest_frame().pc()))
 
 
 def _endian():
@@ -48,9 +110,7 @@ class GprofData:
 
     def __init__(self):
         s = _state()
-        if int(s["resetting"]):
-            raise GprofError("gprof: the target stopped in the middle of a reset; "
-                             "continue it briefly and try again")
+        _quiesce(s)
         if not int(s["running"]) or int(s["bins"]) == 0:
             raise GprofError("gprof: target-side profiling is off (profile_on() has not "
                              "been called, failed, or profile_off() was called)")
@@ -162,6 +222,7 @@ def gprof_fetch(path="gmon.out"):
 
 def gprof_reset():
     s = _state()
+    _quiesce(s)
     if not int(s["running"]):
         raise GprofError("gprof: target-side profiling is off")
     gdb.execute("set var profile_state.reset_pending = 1")

@@ -20,6 +20,24 @@ $(UNIT_DIR)/test_core $(UNIT_DIR)/test_core_nosnap: $(UNIT_DEPS)
 TESTS     += $(UNIT_DIR)/test_core $(UNIT_DIR)/test_core_nosnap
 TEST_DEPS += $(UNIT_DIR)/test_core $(UNIT_DIR)/test_core_nosnap
 
+# profile_on's size arithmetic in the configurations at the edges: hash shift 8 (default,
+# with snapshots), 4 and 16, and without a call graph (no snapshots).
+UNIT_LAYOUT_CFG_default := PROFILE_SNAPSHOT=1
+UNIT_LAYOUT_CFG_shift4  := PROFILE_SNAPSHOT=1 CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=4
+UNIT_LAYOUT_CFG_shift16 := PROFILE_SNAPSHOT=0 CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=16
+UNIT_LAYOUT_CFG_nocg    := PROFILE_SNAPSHOT=0 CYGPKG_PROFILE_CALLGRAPH=0
+UNIT_LAYOUT := $(patsubst %,$(UNIT_DIR)/layout-%/test_layout,default shift4 shift16 nocg)
+# (the first word is the snapshot setting, the rest CDL user values)
+$(UNIT_DIR)/layout-%/include/pkgconf/profile_gprof.h: $(CDL_UNIT_DEPS) | $(SETUP_STAMP)
+	$(CDL_CONFIGURE) -q --prefix $(UNIT_DIR)/layout-$* $(CDL_UNIT_FILES) \
+	  $(wordlist 2,9,$(UNIT_LAYOUT_CFG_$*)) && touch $@
+$(UNIT_DIR)/layout-%/test_layout: tests/unit/test_layout.c $(UNIT_DEPS) \
+                                  $(UNIT_DIR)/layout-%/include/pkgconf/profile_gprof.h
+	$(CC) -I$(UNIT_DIR)/layout-$*/include $(UNIT_CFLAGS) -D$(firstword $(UNIT_LAYOUT_CFG_$*)) \
+	  tests/unit/test_layout.c $(UNIT_CORE) -Wl,--wrap=malloc -Wl,--wrap=memset -lcmocka -o $@
+TESTS     += $(UNIT_LAYOUT)
+TEST_DEPS += $(UNIT_LAYOUT)
+
 # ---- QEMU end to end: firmware with known call counts, extracted with gdb/gprof.gdb ----
 $(eval $(call firmware,calls,tests/qemu/calls.c,tests/qemu/support.c))
 TESTS     += tests/qemu/test_calls.py

@@ -34,6 +34,7 @@ static void arc_insert(struct profile_state *s, uintptr_t off, uintptr_t self_pc
 static __attribute__((noinline)) void mcount_miss(struct profile_state *s, uintptr_t off,
                                                   uintptr_t callee_pc, hal_profile_irq_state irq)
 {
+    profile_set_busy(1);  /* entered masked: a profile_lock section from here */
     if (off >= s->armed_span) {
         if (!profile_slow_path(s))
             goto out;
@@ -44,14 +45,16 @@ static __attribute__((noinline)) void mcount_miss(struct profile_state *s, uintp
     }
     profile_arc_add(s, off, callee_pc, 1);
 out:
-    hal_profile_irq_restore(irq);
+    profile_unlock(irq);
 }
 
 void __profile_mcount(uintptr_t caller_pc, uintptr_t callee_pc)
 {
     struct profile_state *s = &profile_state;
     /* Every priority that may run -pg code is masked, so a nested mcount can neither see
-     * a half-made chain nor lose an increment. */
+     * a half-made chain nor lose an increment. A debugger that halts the target between
+     * the load and the store of a count runs it out of this function before it reads
+     * (gdb/gprof.gdb). */
     hal_profile_irq_state irq = hal_profile_irq_save();
     uintptr_t off = caller_pc - s->low_pc;
 

@@ -43,6 +43,11 @@ static size_t arcs_start(const struct profile_state *s)
     return bins_start() + (size_t)s->nbins * 2;
 }
 
+uint64_t profile_gmon_max_size(uint64_t nbins, uint64_t arcs_capacity)
+{
+    return HDR_BYTES + HIST_HDR_BYTES + nbins * 2 + arcs_capacity * ARC_BYTES;
+}
+
 size_t profile_gmon_size(const struct profile_gmon_reader *r)
 {
     const struct profile_state *s = r->state;

@@ -1,31 +1,50 @@
 /* Timer samples: the histogram half of the package. */
 #include "profile_priv.h"
 
+/* Everything but a sample in range with the gate open: a pending reset, profiling off, a
+ * PC outside the range. Entered with interrupts masked; restores them. */
+static __attribute__((noinline)) void hit_miss(struct profile_state *s, uintptr_t off,
+                                               hal_profile_irq_state irq)
+{
+    profile_set_busy(1);  /* entered masked: a profile_lock section from here */
+    if (profile_slow_path(s)) {
+        s->samples++;
+        if (off < s->armed_span) {
+            uint16_t *bin = &s->bins[off >> s->bucket_shift];
+            if (*bin < PROFILE_BIN_MAX && ++*bin == PROFILE_BIN_MAX)
+                s->buckets_saturated++;
+        } else {
+            s->samples_out_of_range++;
+        }
+    }
+    profile_unlock(irq);
+}
+
 void __profile_hit(uintptr_t pc)
 {
     struct profile_state *s = &profile_state;
+    /* Masked, although no other sample preempts this one: an mcount in a handler of higher
+     * priority may perform a reset (its slow path), which must not fall between the read
+     * and the write of a bin. The two stores are one change: gdb runs the target out of
+     * this function before it reads (gdb/gprof.gdb). */
+    hal_profile_irq_state irq = hal_profile_irq_save();
     uintptr_t off = pc - s->low_pc;
 
-    /* Called from the profile timer ISR, which no other sample preempts. A pending reset,
-     * profile_off() and profile_reset() only change the arrays with interrupts masked. */
-    if (off >= s->armed_span) {
-        hal_profile_irq_state irq = hal_profile_irq_save();
-        int running = profile_slow_path(s);
-        hal_profile_irq_restore(irq);
-        if (!running)
-            return;
-        if (off >= s->armed_span) {
-            s->samples++;
-            s->samples_out_of_range++;
+    if (__builtin_expect(off < s->armed_span, 1)) {
+        uint16_t *bin = &s->bins[off >> s->bucket_shift];
+        uint32_t v = *bin;
+        s->samples++;
+        if (__builtin_expect(v < PROFILE_BIN_MAX - 1, 1)) {
+            *bin = (uint16_t)(v + 1);
+            hal_profile_irq_restore(irq);
             return;
         }
-    }
-    s->samples++;
-    uint16_t *bin = &s->bins[off >> s->bucket_shift];
-    uint32_t v = *bin;
-    if (v < PROFILE_BIN_MAX) {
-        *bin = (uint16_t)(v + 1);
-        if (v + 1 == PROFILE_BIN_MAX)
+        if (v == PROFILE_BIN_MAX - 1) {
+            *bin = PROFILE_BIN_MAX;
             s->buckets_saturated++;
+        }
+        hal_profile_irq_restore(irq);
+        return;
     }
+    hit_miss(s, off, irq);
 }

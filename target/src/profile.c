@@ -8,8 +8,8 @@
 #endif
 
 /* The one profiling state. Owned here: profile_on/profile_off/profile_reset change its
- * layout and arrays with interrupts masked; hist.c (timer ISR) and arcs.c (mcount, any
- * context) update counters; gmon.c and gdb read it. */
+ * layout and arrays in profile_lock sections; hist.c (timer ISR) and arcs.c (mcount, any
+ * context) update counters; snapshot.c swaps sets; gmon.c and gdb read it. */
 struct profile_state profile_state;
 
 #define ARC_RESERVE 50  /* as eCos: spare arcs for degenerate (tiny) programs */
@@ -33,14 +33,12 @@ void profile_set_layout(struct profile_state *s, void *base)
 
 void profile_clear(struct profile_state *s)
 {
-    s->resetting = 1;
     s->samples_retired += s->samples;
     if (s->bins)
         memset(s->bins, 0, (size_t)s->nbins * sizeof s->bins[0]);
     if (s->heads)
         memset(s->heads, 0, (size_t)s->nslots * sizeof s->heads[0]);
     profile_clear_counts(s);
-    s->resetting = 0;
 }
 
 void profile_clear_counts(struct profile_state *s)
@@ -55,9 +53,10 @@ void profile_clear_counts(struct profile_state *s)
 
 int profile_slow_path(struct profile_state *s)
 {
-    /* gdb may halt the target anywhere in here and ask for another reset (pending = 1,
-     * gate closed): the gate is only left open once no reset is pending, or a later
-     * out-of-range event would perform that reset and wipe data not yet extracted. */
+    /* gdb asks for a reset only outside the package's sections (it runs the target out of
+     * them first), but a loop costs nothing and keeps the rule: the gate is left open only
+     * once no reset is pending, or a later out-of-range event would perform that reset
+     * and wipe data not yet extracted. */
     while (s->reset_pending) {
         s->reset_pending = 0;
         if (s->running) {
@@ -68,23 +67,102 @@ int profile_slow_path(struct profile_state *s)
     return s->running;
 }
 
-/* Stop sampling and forget everything; returns the memory to free (outside the lock). */
+/* Stop sampling and forget everything; returns the memory to free (outside the lock). The
+ * generation moves on, so that a snapshot still held (a TFTP transfer) lets the sets be. */
 static void *profile_stop(struct profile_state *s)
 {
-    hal_profile_irq_state irq = hal_profile_irq_save();
+    hal_profile_irq_state irq = profile_lock();
     void *memory = s->memory;
     int was_running = s->running;
+    uint32_t generation = s->generation + 1;
+    s->running = 0;         /* first: a reader halting inside the memset sees "off" */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     memset(s, 0, sizeof *s);
+    s->generation = generation;
+    profile_set_busy(1);
     memset(&profile_frozen, 0, sizeof profile_frozen);  /* an outstanding snapshot ends */
-    hal_profile_irq_restore(irq);
+    profile_unlock(irq);
     if (was_running)
         hal_disable_profile_timer();
     return memory;
 }
 
-void profile_off(void)
+int profile_off(void)
 {
+    /* It frees memory that a handler it interrupted may be using (a snapshot's reader or
+     * merge-back, the C library's allocator): refused in interrupt context. */
+    if (hal_profile_in_interrupt())
+        return -EPERM;
     free(profile_stop(&profile_state));
+    return 0;
+}
+
+/* The sizes profile_on needs, computed in 64 bits whatever the width of size_t, so that no
+ * product or sum can wrap; and limited to 32 bits (the counters of gmon.out and of
+ * struct profile_stats are 32-bit, and so is size_t on the targets). */
+struct profile_layout {
+    uint32_t bucket_shift;
+    uint64_t nbins;
+    uint64_t span;              /* nbins << bucket_shift: what the histogram covers */
+    uint64_t nslots;
+    uint64_t arcs_capacity;
+    uint64_t set_bytes;         /* one set: arcs, heads, bins */
+    uint64_t total_bytes;       /* the sets profile_on allocates */
+};
+
+static int profile_layout_compute(uintptr_t low, uintptr_t high, int bucket_size,
+                                  struct profile_layout *l)
+{
+    uint64_t range = (uint64_t)(high - low);
+    l->bucket_shift = ceil_log2((uint32_t)bucket_size);       /* 0..31 */
+    uint64_t bucket = (uint64_t)1 << l->bucket_shift;
+    l->nbins = range / bucket + (range % bucket != 0);
+    if (l->nbins > UINT32_MAX)
+        return -EINVAL;
+    l->span = l->nbins << l->bucket_shift;                      /* < 2^63 */
+    if (l->span > (uint64_t)(UINTPTR_MAX - low))
+        return -EINVAL;                                         /* high_pc would wrap */
+    uint64_t arcs_bytes = 0, heads_bytes = 0;
+    l->nslots = 0;
+    l->arcs_capacity = 0;
+#if PROFILE_CALLGRAPH
+    /* Slots cover the histogram's whole span: __profile_mcount admits call sites up to
+     * high_pc, which rounding to the bucket may put past end. */
+    uint64_t slot = (uint64_t)1 << CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT;
+    l->nslots = l->span / slot + (l->span % slot != 0);
+    if (l->nslots > UINT32_MAX)
+        return -EINVAL;
+    /* The eCos formula: ARC_PERCENTAGE % of the code size, in arc records, plus a reserve
+     * (no overflow: range / 100 * 100 <= range). */
+    l->arcs_capacity = CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE * (range / 100) /
+                       sizeof(struct profile_arc) + ARC_RESERVE;
+    if (l->arcs_capacity > PROFILE_ARC_INDEX_MAX)
+        l->arcs_capacity = PROFILE_ARC_INDEX_MAX;
+    arcs_bytes = (l->arcs_capacity + 1) * sizeof(struct profile_arc);
+    heads_bytes = l->nslots * sizeof(uint16_t);
+#endif
+    l->set_bytes = arcs_bytes + heads_bytes + l->nbins * sizeof(uint16_t);  /* < 2^35 */
+    l->total_bytes = l->set_bytes * (1 + PROFILE_SNAPSHOT);
+    if (l->total_bytes > UINT32_MAX || l->total_bytes > SIZE_MAX ||
+        profile_gmon_max_size(l->nbins, l->arcs_capacity) > UINT32_MAX)
+        return -ENOMEM;
+    return 0;
+}
+
+/* Start the timer and check the rate it gives (gmon.out states it in whole Hz). */
+static int profile_start_timer(struct profile_state *s, int interval_us)
+{
+    int actual = hal_enable_profile_timer(interval_us);
+    if (actual <= 0)
+        return actual < 0 ? actual : -EIO;
+    /* An interval whose rate gmon.out cannot express within 1% (slower than 1 Hz, or e.g.
+     * 300 ms: 3.33 Hz) would make every time gprof prints wrong by as much: refused. */
+    uint32_t rate = (uint32_t)((1000000u + (unsigned)actual / 2) / (unsigned)actual);
+    uint64_t one_second = (uint64_t)rate * (unsigned)actual;  /* in us, as gprof will see it */
+    if (rate == 0 || one_second > 1010000u || one_second < 990000u)
+        return -EINVAL;
+    s->prof_rate = rate;
+    return 0;
 }
 
 int profile_on(void *start, void *end, int bucket_size, int interval_us)
@@ -92,90 +170,61 @@ int profile_on(void *start, void *end, int bucket_size, int interval_us)
     struct profile_state *s = &profile_state;
     uintptr_t low = (uintptr_t)start, high = (uintptr_t)end;
 
+    if (hal_profile_in_interrupt())
+        return -EPERM;          /* see profile_off; nothing is changed */
     profile_off();
+#if PROFILE_TFTP
+    /* First, whatever the outcome: a client that asks while profiling is off gets the
+     * daemon's "profiling is off" error rather than silence. Once only; if the network is
+     * not up yet it says so on the console (a later profile_on() or profile_tftp_start()
+     * tries again). */
+    (void)profile_tftp_start();
+#endif
     if (low >= high || bucket_size <= 0 || interval_us <= 0)
         return -EINVAL;
 
-    uintptr_t range = high - low;
-    uint32_t bucket_shift = ceil_log2((uint32_t)bucket_size);
-    uintptr_t nbins = (range >> bucket_shift) + ((range & (((uintptr_t)1 << bucket_shift) - 1)) != 0);
-    /* Counts are 32-bit in gmon.out, and high_pc = low + nbins * bucket must not wrap. */
-    if (nbins > UINT32_MAX || nbins > (UINTPTR_MAX >> bucket_shift) ||
-        low + (nbins << bucket_shift) < low)
-        return -EINVAL;
-
-    size_t bins_bytes = (size_t)nbins * sizeof(uint16_t);
-    size_t arcs_bytes = 0, heads_bytes = 0;
-    uintptr_t nslots = 0, capacity = 0;
-#if PROFILE_CALLGRAPH
-    nslots = (range >> CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT) +
-             ((range & ((1u << CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT) - 1)) != 0);
-    if (nslots > UINT32_MAX)
-        return -EINVAL;
-    /* The eCos formula: ARC_PERCENTAGE % of the code size, in arc records, plus a reserve. */
-    capacity = CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE * (range / 100) / sizeof(struct profile_arc)
-               + ARC_RESERVE;
-    if (capacity > PROFILE_ARC_INDEX_MAX)
-        capacity = PROFILE_ARC_INDEX_MAX;
-    arcs_bytes = (size_t)(capacity + 1) * sizeof(struct profile_arc);
-    heads_bytes = (size_t)nslots * sizeof(uint16_t);
-#endif
-    size_t set_bytes = arcs_bytes + heads_bytes + bins_bytes;
-    size_t total = set_bytes * (1 + PROFILE_SNAPSHOT);
-    if (set_bytes < bins_bytes || total < set_bytes)
-        return -EINVAL;
-
+    struct profile_layout l;
+    int rc = profile_layout_compute(low, high, bucket_size, &l);
+    if (rc)
+        return rc;
     /* One block: arcs first (pointer alignment), then the 16-bit arrays. */
-    void *memory = malloc(total);
+    void *memory = malloc((size_t)l.total_bytes);
     if (!memory)
         return -ENOMEM;
-    memset(memory, 0, total);
+    memset(memory, 0, (size_t)l.total_bytes);
 
-    hal_profile_irq_state irq = hal_profile_irq_save();
+    hal_profile_irq_state irq = profile_lock();
     s->memory = memory;
-    s->memory_bytes = total;
-    s->set_bytes = set_bytes;
-    s->spare = PROFILE_SNAPSHOT ? (char *)memory + set_bytes : NULL;
-    s->nbins = (uint32_t)nbins;
-    s->nslots = (uint32_t)nslots;
+    s->memory_bytes = (size_t)l.total_bytes;
+    s->set_bytes = (size_t)l.set_bytes;
+    s->spare = PROFILE_SNAPSHOT ? (char *)memory + l.set_bytes : NULL;
+    s->nbins = (uint32_t)l.nbins;
+    s->nslots = (uint32_t)l.nslots;
     s->slot_shift = CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT;
-    s->arcs_capacity = (uint32_t)capacity;
+    s->arcs_capacity = (uint32_t)l.arcs_capacity;
     profile_set_layout(s, memory);
-    s->bucket_shift = bucket_shift;
+    s->bucket_shift = l.bucket_shift;
     s->low_pc = low;
-    s->high_pc = low + (nbins << bucket_shift);
+    s->high_pc = low + (uintptr_t)l.span;
     s->running = 1;
-    s->armed_span = s->high_pc - s->low_pc;
-    hal_profile_irq_restore(irq);
+    s->armed_span = (uintptr_t)l.span;
+    profile_unlock(irq);
 
-    int actual = hal_enable_profile_timer(interval_us);
-    if (actual <= 0) {
+    rc = profile_start_timer(s, interval_us);
+    if (rc) {
         free(profile_stop(s));
-        return actual < 0 ? actual : -EIO;
+        return rc;
     }
-    /* gmon.out states the rate in whole samples per second: an interval that it cannot
-     * express within 1% (slower than 1 Hz, or e.g. 300 ms: 3.33 Hz) would make every
-     * time gprof prints wrong by as much, so it is refused. */
-    uint32_t rate = (uint32_t)((1000000u + (unsigned)actual / 2) / (unsigned)actual);
-    uint64_t one_second = (uint64_t)rate * (unsigned)actual;  /* in us, as gprof will see it */
-    if (rate == 0 || one_second > 1010000u || one_second < 990000u) {
-        free(profile_stop(s));
-        return -EINVAL;
-    }
-    s->prof_rate = rate;
-#if PROFILE_TFTP
-    /* Once only; if the network is not up yet it says so on the console (profiling is on
-     * regardless, and a later profile_on() or profile_tftp_start() tries again). */
-    (void)profile_tftp_start();
-#endif
     return 0;
 }
 
 void profile_reset(void)
 {
-    hal_profile_irq_state irq = hal_profile_irq_save();
-    profile_clear(&profile_state);
-    hal_profile_irq_restore(irq);
+    /* As a reset gdb asks for: it also settles one that gdb left pending. */
+    hal_profile_irq_state irq = profile_lock();
+    profile_state.reset_pending = 1;
+    profile_slow_path(&profile_state);
+    profile_unlock(irq);
 }
 
 int profile_get_stats(struct profile_stats *st)

@@ -59,9 +59,18 @@ struct profile_state {
 
     uint32_t running;           /* profile_on succeeded and profile_off not yet called */
     /* gdb's gprof_reset sets reset_pending = 1 and armed_span = 0 while the target is
-     * halted; the next sample or mcount takes the slow path and performs the reset. */
+     * halted; the next sample or mcount takes the slow path and performs the reset, and
+     * so does anything else that adds to the live data (a snapshot's merge-back) first. */
     volatile uint32_t reset_pending;
-    volatile uint32_t resetting;  /* a reset is clearing the arrays (gdb refuses to read) */
+    /* Nonzero while a masked section outside the two hot paths changes this state or
+     * profile_frozen (profile_lock to profile_unlock). Masked sections do not preempt each
+     * other, so a halted target is in the middle of a change only if it is halted inside
+     * one: busy says so for these, the PC for the hot paths (__profile_hit,
+     * __profile_mcount). gdb/gprof.gdb runs the target out of both before it reads. */
+    volatile uint32_t busy;
+    /* Counts profile_on/profile_off calls (survives them): a snapshot that outlives its
+     * sets sees a different generation and never touches their memory again. */
+    uint32_t generation;
 
     /* Samples no longer in the arrays: reset, or handed out in a delivered snapshot.
      * samples_retired + samples (+ a snapshot's) = every sample since profile_on. */
@@ -92,10 +101,42 @@ void profile_arc_add(struct profile_state *s, uintptr_t off, uintptr_t self_pc, 
  * Called with interrupts masked. Returns nonzero if profiling is running afterwards. */
 int profile_slow_path(struct profile_state *s);
 
-/* Clears bins, arcs and counters. Called with interrupts masked. */
+/* Clears bins, arcs and counters and drops a reset gdb asked for (this is one). Called
+ * inside a profile_lock section. */
 void profile_clear(struct profile_state *s);
 
 /* Zeroes the counters and empties the arc table (not the arrays). Interrupts masked. */
 void profile_clear_counts(struct profile_state *s);
+
+/*
+ * A section that changes the profiling state outside the hot paths: interrupts masked (no
+ * other section can run meanwhile) and busy set for gdb. Sections do not nest: code called
+ * inside one (the slow path, profile_clear, profile_arc_add) takes no lock of its own.
+ */
+static inline void profile_set_busy(uint32_t busy)
+{
+    /* Compiler barriers: no change to the state may move across the flag. */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    profile_state.busy = busy;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+static inline hal_profile_irq_state profile_lock(void)
+{
+    hal_profile_irq_state irq = hal_profile_irq_save();
+    profile_set_busy(1);
+    return irq;
+}
+
+static inline void profile_unlock(hal_profile_irq_state irq)
+{
+    profile_set_busy(0);
+    hal_profile_irq_restore(irq);
+}
+
+/* The largest gmon.out image a profile with nbins bins and arcs_capacity arcs can give
+ * (gmon.c), computed without overflow: profile_on refuses a layout whose image does not
+ * fit 32 bits. */
+uint64_t profile_gmon_max_size(uint64_t nbins, uint64_t arcs_capacity);
 
 #endif

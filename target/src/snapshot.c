@@ -4,6 +4,12 @@
  * happens during the transfer lands in the next file. A delivered snapshot is dropped (the
  * eCos "a completed transfer resets the counters"); an abandoned one is merged back, so no
  * sample or call is lost or counted twice.
+ *
+ * Every step is a profile_lock section that leaves the state whole: a debugger halting the
+ * target between two of them, or a thread (profile_get_stats) running there, sees each
+ * sample and call exactly once, in the live set or in the frozen one. A step first checks
+ * that the snapshot's generation is still the current one: profile_on()/profile_off() from
+ * another thread may have freed the sets meanwhile, and then nothing is touched.
  */
 #include <errno.h>
 #include <string.h>
@@ -14,13 +20,14 @@
  * profile_snapshot_release; profile_on/profile_off clear it when the sets go away. */
 struct profile_state profile_frozen;
 
-#define MERGE_CHUNK 64  /* bins merged per masked section: bounds interrupt latency */
+#define MERGE_CHUNK 64     /* bins merged per masked section: bounds interrupt latency */
+#define ZERO_CHUNK  1024   /* bytes of the frozen set zeroed per masked section */
 
 int profile_snapshot_take(struct profile_gmon_reader *r)
 {
     struct profile_state *s = &profile_state;
     int rc = 0;
-    hal_profile_irq_state irq = hal_profile_irq_save();
+    hal_profile_irq_state irq = profile_lock();
     if (!s->running)
         rc = -ENODATA;
     else if (profile_frozen.bins)
@@ -35,39 +42,73 @@ int profile_snapshot_take(struct profile_gmon_reader *r)
         s->spare = NULL;
         profile_clear_counts(s);  /* the spare's arrays are zero already */
     }
-    hal_profile_irq_restore(irq);
+    uint32_t generation = s->generation;
+    profile_unlock(irq);
     if (rc == 0) {
         memset(r, 0, sizeof *r);
         r->state = &profile_frozen;
+        r->generation = generation;
     }
     return rc;
 }
 
-/*
- * Moves the frozen set's data into the live one. Whatever is moved is taken out of the
- * frozen set in the same masked section, so that a reader between two sections (gdb
- * halting the target, profile_get_stats in another thread) sees every sample and call
- * once: in the live set, or still in the frozen one (gdb/gprof.gdb reports the frozen
- * samples apart; profile_get_stats adds them to samples_total).
- */
-static void merge_back(struct profile_state *s, struct profile_state *f)
+int profile_snapshot_ended(const struct profile_gmon_reader *r)
 {
-    hal_profile_irq_state irq = hal_profile_irq_save();
-    s->samples += f->samples;
+    return r->generation != profile_state.generation || !profile_frozen.bins;
+}
+
+/* Opens a step of the release: NULL-free and current, or returns 0 unlocked. */
+static int step_begin(const struct profile_gmon_reader *r, hal_profile_irq_state *irq)
+{
+    *irq = profile_lock();
+    if (profile_snapshot_ended(r)) {
+        profile_unlock(*irq);
+        return 0;
+    }
+    return 1;
+}
+
+/*
+ * Moves the frozen set's data into the live one, a step at a time; what a step moves is
+ * taken out of the frozen set in the same step. Each step first performs a reset gdb asked
+ * for since the last one: gdb dumped the live data as it was then, and what is moved in
+ * afterwards must survive that reset.
+ */
+static void merge_back(const struct profile_gmon_reader *r)
+{
+    struct profile_state *s = &profile_state, *f = &profile_frozen;
+    hal_profile_irq_state irq;
+    if (!step_begin(r, &irq))
+        return;
+    /* Samples move with the bins that hold them, so that each set's header (samples)
+     * keeps agreeing with its bins (+ samples out of range) at every step. */
+    profile_slow_path(s);
+    s->samples += f->samples_out_of_range;
     s->samples_out_of_range += f->samples_out_of_range;
+    f->samples -= f->samples_out_of_range;
+    f->samples_out_of_range = 0;
     s->arcs_dropped += f->arcs_dropped;
     s->arcs_out_of_range += f->arcs_out_of_range;
-    f->samples = 0;
-    f->samples_out_of_range = 0;
     f->arcs_dropped = 0;
     f->arcs_out_of_range = 0;
-    hal_profile_irq_restore(irq);
+    profile_unlock(irq);
 
-    for (uint32_t i = 0; i < f->nbins; i += MERGE_CHUNK) {
-        uint32_t end = i + MERGE_CHUNK < f->nbins ? i + MERGE_CHUNK : f->nbins;
-        irq = hal_profile_irq_save();
+    for (uint32_t i = 0;; i += MERGE_CHUNK) {
+        if (!step_begin(r, &irq))
+            return;
+        if (i >= f->nbins) {
+            /* What saturated bins could not hold. */
+            s->samples += f->samples;
+            f->samples = 0;
+            profile_unlock(irq);
+            break;
+        }
+        profile_slow_path(s);
+        uint32_t end = f->nbins - i > MERGE_CHUNK ? i + MERGE_CHUNK : f->nbins;
+        uint32_t moved = 0;
         for (uint32_t b = i; b < end; b++) {
             uint32_t v = (uint32_t)s->bins[b] + f->bins[b];
+            moved += f->bins[b];
             if (v >= PROFILE_BIN_MAX) {
                 if (s->bins[b] != PROFILE_BIN_MAX)
                     s->buckets_saturated++;
@@ -76,40 +117,65 @@ static void merge_back(struct profile_state *s, struct profile_state *f)
             s->bins[b] = (uint16_t)v;
             f->bins[b] = 0;
         }
-        hal_profile_irq_restore(irq);
+        s->samples += moved;
+        f->samples -= moved;
+        profile_unlock(irq);
     }
 
-    for (uint32_t slot = 0; slot < f->nslots; slot++) {
-        for (uint32_t i = f->heads[slot]; i != 0; i = f->arcs[i].next) {
+    /* Arcs, one per step; the frozen set's chains are read only here and never change. */
+    for (uint32_t slot = 0;; slot++) {
+        if (!step_begin(r, &irq))
+            return;
+        if (slot >= f->nslots) {
+            profile_unlock(irq);
+            break;
+        }
+        uint32_t i = f->heads[slot];
+        profile_unlock(irq);
+        while (i != 0) {
+            if (!step_begin(r, &irq))
+                return;
             struct profile_arc *a = &f->arcs[i];
-            irq = hal_profile_irq_save();
-            profile_arc_add(s, ((uintptr_t)slot << f->slot_shift) + a->from_low, a->self_pc,
-                            a->count);
+            profile_slow_path(s);
+            if (a->count)
+                profile_arc_add(s, ((uintptr_t)slot << f->slot_shift) + a->from_low,
+                                a->self_pc, a->count);
             a->count = 0;
-            hal_profile_irq_restore(irq);
+            i = a->next;
+            profile_unlock(irq);
         }
     }
 }
 
 void profile_snapshot_release(struct profile_gmon_reader *r, int delivered)
 {
-    struct profile_state *s = &profile_state;
-    struct profile_state *f = &profile_frozen;
-    if (r->state != f || !f->bins)
-        return;  /* not a snapshot, or profile_on/profile_off ended it */
-    if (!delivered)
-        merge_back(s, f);
-    /* The frozen set becomes the spare: zero it outside the lock; only this code and
-     * profile_snapshot_take touch a spare. */
-    void *base = f->arcs ? (void *)f->arcs : (void *)f->bins;
-    memset(base, 0, s->set_bytes);
-    hal_profile_irq_state irq = hal_profile_irq_save();
-    if (s->running && s->memory) {
-        s->spare = base;
-        if (delivered)
-            s->samples_retired += f->samples;
-    }
-    memset(f, 0, sizeof *f);
-    hal_profile_irq_restore(irq);
+    struct profile_state *s = &profile_state, *f = &profile_frozen;
+    hal_profile_irq_state irq;
+    if (r->state != f)
+        return;                 /* not a snapshot */
     r->state = NULL;
+    if (!delivered)
+        merge_back(r);
+    if (!step_begin(r, &irq))
+        return;                 /* profile_on/profile_off ended it */
+    if (delivered) {
+        s->samples_retired += f->samples;
+        f->samples = 0;         /* (profile_get_stats counts frozen samples) */
+    }
+    /* The frozen set becomes the spare once it is zero again: zeroed a step at a time,
+     * each step checking that the memory is still the snapshot's. */
+    char *base = f->arcs ? (char *)f->arcs : (char *)f->bins;
+    size_t bytes = s->set_bytes;
+    profile_unlock(irq);
+    for (size_t done = 0; done < bytes; done += ZERO_CHUNK) {
+        if (!step_begin(r, &irq))
+            return;
+        memset(base + done, 0, bytes - done > ZERO_CHUNK ? ZERO_CHUNK : bytes - done);
+        profile_unlock(irq);
+    }
+    if (!step_begin(r, &irq))
+        return;
+    s->spare = base;
+    memset(f, 0, sizeof *f);
+    profile_unlock(irq);
 }

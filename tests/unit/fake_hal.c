@@ -9,6 +9,9 @@
 struct fake_hal fake_hal;
 /* Owned by <cyg/hal/profile_arch.h> for the host: interrupt-mask nesting depth. */
 int hal_host_irq_depth;
+/* Owned by the tests (declared in <cyg/hal/profile_arch.h> for the host): set while a test
+ * calls the API as an interrupt handler would. */
+int hal_host_in_interrupt;
 /* Owned by the tests (declared in <cyg/hal/profile_arch.h> for the host): set around the
  * code under test, reset by the tests' setup. */
 void (*hal_host_irq_enabled_hook)(void);
@@ -30,7 +33,8 @@ void hal_disable_profile_timer(void)
 void *__real_malloc(size_t size);
 void *__wrap_malloc(size_t size)
 {
-    if (fake_hal.fail_malloc)
+    fake_hal.last_malloc_size = size;
+    if (fake_hal.fail_malloc || (fake_hal.malloc_limit && size > fake_hal.malloc_limit))
         return NULL;
     return __real_malloc(size);
 }

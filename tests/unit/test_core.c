@@ -22,6 +22,7 @@ static int setup(void **state)
     (void)state;
     memset(&fake_hal, 0, sizeof fake_hal);
     hal_host_irq_enabled_hook = NULL;
+    hal_host_in_interrupt = 0;
     return 0;
 }
 
@@ -680,6 +681,157 @@ static void test_snapshot_ended_by_profile_off(void **state)
     assert_int_equal(profile_gmon_read(&r, 0, b, sizeof b), 0);
     profile_snapshot_release(&r, 1);  /* harmless */
 }
+
+/*
+ * gdb halting the target wherever interrupts are enabled (gdb/gprof.gdb runs it out of the
+ * package's sections first, so those are the places it reads at) and dumping: it reads the
+ * live counters and arrays as GprofData does, then asks for a reset. One run per window:
+ * over a run with snapshots taken, delivered and abandoned, dumps + delivered snapshots +
+ * what remains = everything recorded, exactly; every dump's header agrees with its bins.
+ */
+static struct {
+    int at, windows;                     /* dump at window number `at` (and at + 7) */
+    uint32_t samples, in_range, calls;   /* dumped */
+} gdb_dumped;
+
+static void gdb_dump_here(void)
+{
+    const struct profile_state *s = &profile_state;
+    assert_int_equal(s->busy, 0);        /* no section is open where interrupts are on */
+    gdb_dumped.windows++;
+    if (gdb_dumped.windows != gdb_dumped.at && gdb_dumped.windows != gdb_dumped.at + 7)
+        return;
+    if (!s->running || s->reset_pending)
+        return;                          /* gprof.gdb: empty data */
+    uint32_t bins = set_bins(s);
+    assert_int_equal(s->samples, bins + s->samples_out_of_range);   /* header = bins */
+    gdb_dumped.samples += s->samples;
+    gdb_dumped.in_range += bins;
+    gdb_dumped.calls += set_calls(s);
+    gdb_reset();
+}
+
+static void record_some(uint32_t seed)
+{
+    for (uint32_t i = 0; i < 20; i++) {
+        __profile_hit(LOW + ((seed + i) * 52) % 0x1000);
+        __profile_mcount(LOW + ((seed * 7 + i) * 36) % 0x1000, LOW + (i % 5) * 0x100);
+    }
+    __profile_hit(0);
+}
+
+struct totals { uint32_t samples, in_range, calls; };
+
+static void deliver(struct profile_gmon_reader *r, int delivered, struct totals *t)
+{
+    if (delivered) {
+        const struct profile_state *f = &profile_frozen;
+        assert_int_equal(f->samples, set_bins(f) + f->samples_out_of_range);
+        t->samples += f->samples;
+        t->in_range += set_bins(f);
+        t->calls += set_calls(f);
+    }
+    profile_snapshot_release(r, delivered);
+}
+
+static void test_gdb_dump_at_any_window_is_exact(void **state)
+{
+    (void)state;
+    int windows = 0;
+    for (int first_delivered = 0; first_delivered < 2; first_delivered++) {
+        for (int window = 1;; window++) {
+            assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+            memset(&gdb_dumped, 0, sizeof gdb_dumped);
+            gdb_dumped.at = window;
+            struct totals t = { 0, 0, 0 };
+            struct profile_gmon_reader r;
+            hal_host_irq_enabled_hook = gdb_dump_here;
+            record_some(1);
+            assert_int_equal(profile_snapshot_take(&r), 0);
+            record_some(2);
+            deliver(&r, first_delivered, &t);
+            record_some(3);
+            assert_int_equal(profile_snapshot_take(&r), 0);
+            record_some(4);
+            deliver(&r, !first_delivered, &t);
+            hal_host_irq_enabled_hook = NULL;
+            const struct profile_state *s = &profile_state;
+            if (!s->reset_pending) {
+                t.samples += s->samples;
+                t.in_range += set_bins(s);
+                t.calls += set_calls(s);
+            }
+            assert_int_equal(gdb_dumped.samples + t.samples, 4 * 21);
+            assert_int_equal(gdb_dumped.in_range + t.in_range, 4 * 20);
+            assert_int_equal(gdb_dumped.calls + t.calls, 4 * 20);
+            profile_off();
+            if (window > gdb_dumped.windows)
+                break;
+            windows = gdb_dumped.windows;
+        }
+    }
+    assert_true(windows > 4 * 40 + 10);
+}
+
+/*
+ * profile_on() or profile_off() at any point of a snapshot's release (another thread that
+ * breaks doc/tftp.md's locking rule; from an interrupt handler they are refused): the
+ * release touches nothing of the freed or new sets (ASan reports any write), and the new
+ * profile is left as profile_on made it.
+ */
+static int restart_at_window, restart_window_seen, restart_with_on;
+
+static void restart_here(void)
+{
+    if (++restart_window_seen != restart_at_window)
+        return;
+    void (*hook)(void) = hal_host_irq_enabled_hook;
+    hal_host_irq_enabled_hook = NULL;
+    if (restart_with_on)
+        assert_int_equal(profile_on(at(LOW), at(LOW + 0x800), 8, 1000), 0);
+    else
+        assert_int_equal(profile_off(), 0);
+    hal_host_irq_enabled_hook = hook;
+}
+
+static void test_profile_on_off_during_release(void **state)
+{
+    (void)state;
+    for (restart_with_on = 0; restart_with_on < 2; restart_with_on++) {
+        for (restart_at_window = 1;; restart_at_window++) {
+            int reached = 0;
+            for (int delivered = 0; delivered < 2; delivered++) {
+                assert_int_equal(profile_on(at(LOW), at(LOW + 0x4000), 16, 1000), 0);
+                record_some(1);
+                struct profile_gmon_reader r;
+                assert_int_equal(profile_snapshot_take(&r), 0);
+                record_some(2);
+                restart_window_seen = 0;
+                hal_host_irq_enabled_hook = restart_here;
+                profile_snapshot_release(&r, delivered);
+                hal_host_irq_enabled_hook = NULL;
+                reached |= restart_window_seen >= restart_at_window;
+                if (restart_window_seen >= restart_at_window) {
+                    /* The new profile (or none) is untouched by the old release. */
+                    struct profile_stats st;
+                    if (restart_with_on) {
+                        assert_int_equal(profile_get_stats(&st), 0);
+                        assert_int_equal(st.samples_total, 0);
+                        assert_int_equal(set_bins(&profile_state) + set_calls(&profile_state), 0);
+                        assert_non_null(profile_state.spare);
+                    } else {
+                        assert_int_equal(profile_get_stats(&st), -ENODATA);
+                    }
+                    assert_null(profile_frozen.bins);
+                }
+                profile_off();
+            }
+            if (!reached)
+                break;   /* past the last window of both kinds of release */
+        }
+        assert_true(restart_at_window > 20);
+    }
+}
 #else
 /* Built without snapshots (a configuration without TFTP): no spare set is allocated, and a
  * snapshot is refused rather than taken from the live data. */
@@ -694,6 +846,34 @@ static void test_no_snapshot_without_spare(void **state)
     assert_int_equal(stats().samples, 1);
 }
 #endif
+
+/* profile_on() and profile_off() from an interrupt handler are refused and change nothing;
+ * profile_reset() and profile_get_stats() work there. */
+static void test_on_off_refused_in_interrupt(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    __profile_hit(LOW + 4);
+    void *memory = profile_state.memory;
+    hal_host_in_interrupt = 1;
+    int on = profile_on(at(LOW), at(LOW + 0x2000), 16, 1000);
+    int off = profile_off();
+    struct profile_stats st;
+    int got = profile_get_stats(&st);
+    hal_host_in_interrupt = 0;
+    assert_int_equal(on, -EPERM);
+    assert_int_equal(off, -EPERM);
+    assert_int_equal(got, 0);
+    assert_int_equal(st.samples, 1);
+    assert_ptr_equal(profile_state.memory, memory);
+    assert_int_equal(fake_hal.disable_calls, 0);
+    hal_host_in_interrupt = 1;
+    profile_reset();
+    hal_host_in_interrupt = 0;
+    assert_int_equal(stats().samples, 0);
+    assert_int_equal(profile_off(), 0);
+    assert_int_equal(profile_off(), 0);   /* already off */
+}
 
 int main(void)
 {
@@ -724,11 +904,14 @@ int main(void)
         T(test_gmon_image_parsed_back),
         T(test_gmon_read_in_any_chunks),
         T(test_gmon_empty_when_off),
+        T(test_on_off_refused_in_interrupt),
 #if PROFILE_SNAPSHOT
         T(test_snapshot_freezes_and_recording_goes_on),
         T(test_abandoned_snapshot_merges_back),
         T(test_snapshot_ended_by_profile_off),
         T(test_merge_back_counts_nothing_twice),
+        T(test_gdb_dump_at_any_window_is_exact),
+        T(test_profile_on_off_during_release),
 #else
         T(test_no_snapshot_without_spare),
 #endif

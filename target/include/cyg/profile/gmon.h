@@ -27,6 +27,7 @@ struct profile_gmon_reader {
     uint32_t arc_ordinal;   /* arcs emitted before arc_index, in file order */
     uint32_t arc_slot;      /* hash slot of arc_index */
     uint32_t arc_index;     /* next arc in file order; 0 when arc_slot's chain is done */
+    uint32_t generation;    /* a snapshot's: profile_on/profile_off since then end it */
 };
 
 /** Start reading the live profiling data. */
@@ -40,6 +41,9 @@ size_t profile_gmon_size(const struct profile_gmon_reader *r);
  * @return the bytes copied: len, or fewer at the end of the image.
  */
 size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf, size_t len);
+
+/** Nonzero if r reads a snapshot that profile_on()/profile_off() has ended. */
+int profile_snapshot_ended(const struct profile_gmon_reader *r);
 
 /**
  * Freeze the current data for an extraction that takes a while: reads through r then see
@@ -55,7 +59,8 @@ int profile_snapshot_take(struct profile_gmon_reader *r);
 /**
  * End a snapshot. delivered != 0: the data reached the user and is dropped (the counts
  * start again from what was recorded since the snapshot); delivered == 0: it is merged back
- * into the live data, so nothing is lost.
+ * into the live data, so nothing is lost. A snapshot that profile_on()/profile_off() ended
+ * meanwhile is only forgotten (its memory is not touched).
  */
 void profile_snapshot_release(struct profile_gmon_reader *r, int delivered);
 

@@ -10,6 +10,8 @@
  *     static inline hal_profile_irq_state hal_profile_irq_save(void);   mask every interrupt
  *                                                                         that may run -pg code
  *     static inline void hal_profile_irq_restore(hal_profile_irq_state);
+ *     static inline int hal_profile_in_interrupt(void);   nonzero in an interrupt or
+ *                                                         exception handler
  *     HAL_PROFILE_PC(x)   the code address that a return address or PC value x denotes
  *                         (strips the Thumb bit on ARM)
  */

@@ -35,13 +35,24 @@ extern "C" {
  *                  for 32-bit bucket and slot counts, or an interval (as the HAL can do it)
  *                  whose rate gmon.out's whole samples per second cannot express within 1%
  *                  (slower than 1 Hz; or e.g. 300000 us, 3.33 Hz; 100000 us, 10 Hz, is fine)
- * @retval -ENOMEM  the histogram or call-graph tables could not be allocated
+ * @retval -ENOMEM  the histogram or call-graph tables could not be allocated, or would
+ *                  take 4 GiB or more (sizes are computed so that nothing can wrap)
  * @retval -EIO     the HAL could not start the profile timer
+ * @retval -EPERM   called from an interrupt handler (see profile_off): nothing was changed
  */
 int profile_on(void *start, void *end, int bucket_size, int interval_us);
 
-/** Stop profiling, stop the timer, release the memory and reset all data. */
-void profile_off(void);
+/**
+ * Stop profiling, stop the timer, release the memory and reset all data.
+ *
+ * profile_on() and profile_off() allocate and free memory that the package's other paths
+ * may be using: call them from thread context (main, an RTOS thread; under lwIP with an
+ * RTOS, with the TCP/IP core locked, see doc/tftp.md), never from an interrupt handler.
+ *
+ * @retval 0       profiling is off (also if it was already)
+ * @retval -EPERM  called from an interrupt handler: nothing was changed (also profile_on)
+ */
+int profile_off(void);
 
 /** Loss and activity counters since the last reset. */
 struct profile_stats {
@@ -64,7 +75,7 @@ struct profile_stats {
  */
 int profile_get_stats(struct profile_stats *stats);
 
-/** Discard the data collected so far; profiling goes on. */
+/** Discard the data collected so far; profiling goes on. Safe in any context. */
 void profile_reset(void);
 
 #ifdef __cplusplus

@@ -23,6 +23,14 @@ static inline void hal_profile_irq_restore(hal_profile_irq_state primask)
     __asm__ volatile("msr primask, %0" : : "r"(primask) : "memory");
 }
 
+/* IPSR holds the active exception number: 0 in thread mode. */
+static inline int hal_profile_in_interrupt(void)
+{
+    uint32_t ipsr;
+    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+    return ipsr != 0;
+}
+
 /* Thumb code addresses carry bit 0 in return addresses; gprof wants the plain address. */
 #define HAL_PROFILE_PC(x) ((uintptr_t)(x) & ~(uintptr_t)1)
 

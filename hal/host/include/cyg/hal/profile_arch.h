@@ -29,6 +29,14 @@ static inline void hal_profile_irq_restore(hal_profile_irq_state s)
         hal_host_irq_enabled_hook();
 }
 
+/* Owned by the unit tests' fake HAL: nonzero while a test plays an interrupt handler. */
+extern int hal_host_in_interrupt;
+
+static inline int hal_profile_in_interrupt(void)
+{
+    return hal_host_in_interrupt;
+}
+
 #define HAL_PROFILE_PC(x) ((uintptr_t)(x))
 
 #endif

@@ -1,0 +1,215 @@
+/*
+ * profile_on's size arithmetic, under ASan: ranges near 2^31, 2^32 and the top of the
+ * address space, bucket sizes from 1 to INT_MAX. Built in the configurations at the edges
+ * (hash shift 4, 8 and 16, call graph off; tests/tests.mk). For every combination,
+ * profile_on either refuses (-EINVAL, -ENOMEM; profiling off, nothing allocated that stays)
+ * or sets up a histogram and slot table that cover [start, high_pc) exactly, allocated
+ * whole: samples and calls at the first and last addresses it admits write inside the
+ * allocation (ASan checks). What it asks malloc for is compared with sizes computed here
+ * in 128 bits.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include <cyg/profile/gmon.h>
+#include <cyg/profile/profile.h>
+#include "../../target/src/profile_priv.h"
+#include "fake_hal.h"
+
+typedef unsigned __int128 u128;
+
+/* A small target's heap: what profile_on may not get. */
+#define HEAP_LIMIT ((size_t)8 << 20)
+
+static int setup(void **state)
+{
+    (void)state;
+    memset(&fake_hal, 0, sizeof fake_hal);
+    fake_hal.malloc_limit = HEAP_LIMIT;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    profile_off();
+    assert_int_equal(hal_host_irq_depth, 0);
+    return 0;
+}
+
+static uint32_t ceil_log2(uint64_t v)
+{
+    uint32_t s = 0;
+    while (((uint64_t)1 << s) < v)
+        s++;
+    return s;
+}
+
+/* What a correct profile_on must have allocated at least, in 128 bits. */
+struct expect {
+    u128 nbins, span, nslots, min_bytes;
+    int representable;   /* counts fit 32 bits, high_pc does not wrap, bytes fit 32 bits */
+};
+
+static struct expect expect_for(uintptr_t start, u128 len, int bucket)
+{
+    struct expect e;
+    uint32_t shift = ceil_log2((uint64_t)bucket);
+    u128 b = (u128)1 << shift;
+    e.nbins = (len + b - 1) / b;
+    e.span = e.nbins * b;
+    u128 slot = (u128)1 << CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT;
+    e.nslots = PROFILE_CALLGRAPH ? (e.span + slot - 1) / slot : 0;
+    e.min_bytes = e.nbins * 2 + e.nslots * 2;
+    e.representable = e.nbins <= UINT32_MAX && e.nslots <= UINT32_MAX &&
+                      (u128)start + e.span <= (u128)UINTPTR_MAX + 1 &&
+                      e.min_bytes * (1 + PROFILE_SNAPSHOT) <= UINT32_MAX;
+    return e;
+}
+
+static void check_one(uintptr_t start, uint64_t len, int bucket)
+{
+    char what[128];
+    snprintf(what, sizeof what, "start 0x%jx len 0x%jx bucket %d", (uintmax_t)start,
+             (uintmax_t)len, bucket);
+    struct expect e = expect_for(start, len, bucket);
+    fake_hal.last_malloc_size = 0;
+    int rc = profile_on((void *)start, (void *)(start + len), bucket, 1000);
+    struct profile_stats st;
+    if (rc != 0) {
+        if (rc != -EINVAL && rc != -ENOMEM)
+            fail_msg("%s: profile_on returned %d", what, rc);
+        if (profile_get_stats(&st) != -ENODATA)
+            fail_msg("%s: refused (%d) but profiling is on", what, rc);
+        /* Refused for its size (not for the heap): nothing was asked of malloc. */
+        if (!e.representable && fake_hal.last_malloc_size != 0)
+            fail_msg("%s: unrepresentable, yet malloc(%zu) was tried", what,
+                     fake_hal.last_malloc_size);
+        return;
+    }
+    if (!e.representable)
+        fail_msg("%s: accepted a layout that cannot be represented in 32 bits", what);
+    const struct profile_state *s = &profile_state;
+    if (s->nbins != e.nbins || (u128)(s->high_pc - s->low_pc) != e.span ||
+        s->nslots != e.nslots)
+        fail_msg("%s: nbins %u slots %u span 0x%jx", what, s->nbins, s->nslots,
+                 (uintmax_t)(s->high_pc - s->low_pc));
+    if ((u128)fake_hal.last_malloc_size < e.min_bytes)
+        fail_msg("%s: malloc(%zu) for at least %ju bytes", what, fake_hal.last_malloc_size,
+                 (uintmax_t)e.min_bytes);
+    /* The edges the gate admits: the first address, the last of the range, the last of
+     * the span (the range rounded up to the bucket). ASan reports a write outside. */
+    uintptr_t edges[] = { start, start + len - 1, s->high_pc - 1 };
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+        __profile_hit(edges[i]);
+#if PROFILE_CALLGRAPH
+        __profile_mcount(edges[i], start);
+#endif
+    }
+    __profile_hit(start - 1);   /* outside (wraps to the top for start 0) */
+    assert_int_equal(profile_get_stats(&st), 0);
+    assert_int_equal(st.samples, 4);
+    assert_int_equal(st.samples_out_of_range, 1);
+    if (s->bins[0] < 1 || s->bins[s->nbins - 1] < 1)
+        fail_msg("%s: edge samples not in the first and last bins", what);
+#if PROFILE_CALLGRAPH
+    if (st.arcs + st.arcs_dropped < 1 || st.arcs_out_of_range != 0)
+        fail_msg("%s: edge calls: %u arcs, %u dropped, %u out of range", what, st.arcs,
+                 st.arcs_dropped, st.arcs_out_of_range);
+#endif
+    /* The image's size adds up without wrapping, and its last bytes read. */
+    struct profile_gmon_reader r;
+    profile_gmon_reader_init(&r);
+    size_t size = profile_gmon_size(&r);
+    if ((u128)size < 20 + e.nbins * 2)
+        fail_msg("%s: gmon.out of %zu bytes for %ju bins", what, size, (uintmax_t)e.nbins);
+    uint8_t tail[64];
+    assert_int_equal(profile_gmon_read(&r, size - 1, tail, sizeof tail), 1);
+}
+
+static const uint64_t lengths[] = {
+    1, 15, 16, 17, 255, 256, 257, 0x10000, (1u << 20) + 3,
+    0x7FFFFFFFull, 0x80000000ull, 0x80000001ull, 0xFFFFFFFFull, 0x100000000ull, 0x100000001ull,
+};
+static const int buckets[] = {
+    1, 2, 3, 4, 16, 17, 256, 4096, 65536, 1 << 20, 1 << 30, (1 << 30) + 1, INT_MAX,
+};
+
+/* Where ranges start: low memory, around 2^31 and 2^32, and ending at the very top. */
+static void check_lengths_at(uintptr_t (*start_for)(uint64_t len))
+{
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+        if (lengths[i] > UINTPTR_MAX - 1)
+            continue;
+        uintptr_t start = start_for(lengths[i]);
+        if ((u128)start + lengths[i] > UINTPTR_MAX)
+            continue;   /* end would not be an address */
+        for (size_t j = 0; j < sizeof buckets / sizeof buckets[0]; j++)
+            check_one(start, lengths[i], buckets[j]);
+    }
+}
+
+static uintptr_t at_zero(uint64_t len) { (void)len; return 0; }
+static uintptr_t at_low(uint64_t len) { (void)len; return 0x100000; }
+static uintptr_t below_2g(uint64_t len) { (void)len; return 0x80000000u - 16; }
+static uintptr_t ending_at_4g(uint64_t len) { return (uintptr_t)(0x100000000ull - (len < 0x100000000ull ? len : 0)); }
+static uintptr_t across_4g(uint64_t len) { (void)len; return (uintptr_t)0xFFFFFFF8u; }
+static uintptr_t ending_at_top(uint64_t len) { return UINTPTR_MAX - len; }
+
+static void test_ranges_from_zero(void **state) { (void)state; check_lengths_at(at_zero); }
+static void test_ranges_in_low_memory(void **state) { (void)state; check_lengths_at(at_low); }
+static void test_ranges_below_2g(void **state) { (void)state; check_lengths_at(below_2g); }
+static void test_ranges_ending_at_4g(void **state) { (void)state; check_lengths_at(ending_at_4g); }
+static void test_ranges_across_4g(void **state) { (void)state; check_lengths_at(across_4g); }
+static void test_ranges_ending_at_the_top(void **state) { (void)state; check_lengths_at(ending_at_top); }
+
+/* The case found from outside: 2^31 + 1 one-byte bins need 4 GiB: refused before any
+ * allocation is tried, whatever the heap would give. */
+static void test_2g_one_byte_buckets_refused(void **state)
+{
+    (void)state;
+    fake_hal.malloc_limit = 0;
+    int rc = profile_on((void *)0, (void *)0x80000001u, 1, 1000);
+    assert_true(rc == -ENOMEM || rc == -EINVAL);
+    assert_int_equal(fake_hal.last_malloc_size, 0);
+}
+
+/* A bucket larger than a hash slot: call sites in the rounding past end (below high_pc)
+ * are admitted by the gate, so the slot table must reach them. */
+static void test_call_sites_in_bucket_rounding(void **state)
+{
+    (void)state;
+    uintptr_t low = 0x100000;
+    assert_int_equal(profile_on((void *)low, (void *)(low + 0x100), 1 << 16, 1000), 0);
+    assert_int_equal(profile_state.high_pc, low + 0x10000);
+#if PROFILE_CALLGRAPH
+    for (uintptr_t pc = low; pc < low + 0x10000; pc += 0x3F0)
+        __profile_mcount(pc, low);
+    __profile_mcount(low + 0xFFFF, low);
+    struct profile_stats st;
+    assert_int_equal(profile_get_stats(&st), 0);
+    assert_int_equal(st.arcs_out_of_range, 0);
+#endif
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+        T(test_ranges_from_zero),
+        T(test_ranges_in_low_memory),
+        T(test_ranges_below_2g),
+        T(test_ranges_ending_at_4g),
+        T(test_ranges_across_4g),
+        T(test_ranges_ending_at_the_top),
+        T(test_2g_one_byte_buckets_refused),
+        T(test_call_sites_in_bucket_rounding),
+    };
+    return cmocka_run_group_tests_name("layout", tests, NULL, NULL);
+}
