@@ -68,12 +68,19 @@ def _in_hot_path(ranges):
 
 
 def _run_to_busy_clear():
+    # The user's breakpoints wait meanwhile: one inside the section (a loop's) would stop
+    # the target again and again before the section ends.
+    others = [b for b in gdb.breakpoints() if b.enabled]
+    for b in others:
+        b.enabled = False
     wp = gdb.Breakpoint("profile_state.busy", gdb.BP_WATCHPOINT, gdb.WP_WRITE, internal=True)
     try:
         wp.condition = "profile_state.busy == 0"
         gdb.execute("continue", to_string=True)
     finally:
         wp.delete()
+        for b in others:
+            b.enabled = True
 
 
 def _quiesce(s):

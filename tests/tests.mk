@@ -68,3 +68,12 @@ include tests/qemu/tftp.mk
 # ---- the README's main job: make demo and make demo-tftp run through ----
 TESTS     += tests/qemu/test_demo.sh
 TEST_DEPS += $(TB)/fw/demo.elf $(TFTP_FW)
+
+# ---- the halting sweep: gdb halts the firmware at every instruction of the snapshot, reset
+# and hot paths, dumps there, and every sample and call is accounted for exactly ----
+SWEEP_FW := $(BUILD)/sweep/sweep.elf
+$(eval $(call net_firmware,sweep,tests/qemu/sweep.c,tests/qemu/sweep_support.c tests/qemu/support.c))
+# (every profile timer sample is counted before the package sees it)
+$(TB)/fw/sweep.elf: APP_LDFLAGS += -Wl,--wrap=__profile_hit
+TESTS     += tests/qemu/test_sweep.py
+TEST_DEPS += $(SWEEP_FW)

@@ -41,7 +41,8 @@ void profile_clear(struct profile_state *s)
     profile_clear_counts(s);
 }
 
-void profile_clear_counts(struct profile_state *s)
+/* Out of line (as profile_slow_path): one copy of the reset, not one in every caller. */
+__attribute__((noinline)) void profile_clear_counts(struct profile_state *s)
 {
     s->arcs_used = 0;
     s->samples = 0;
@@ -51,7 +52,7 @@ void profile_clear_counts(struct profile_state *s)
     s->arcs_out_of_range = 0;
 }
 
-int profile_slow_path(struct profile_state *s)
+__attribute__((noinline)) int profile_slow_path(struct profile_state *s)
 {
     /* gdb asks for a reset only outside the package's sections (it runs the target out of
      * them first), but a loop costs nothing and keeps the rule: the gate is left open only

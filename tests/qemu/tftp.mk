@@ -1,23 +1,31 @@
 # TFTP extraction over lwIP: the firmware (built in a configuration with lwIP, see
 # target/lwip.mk), QEMU end-to-end tests with real clients, the benchmark, `make demo-tftp`.
 # The firmware is copied to a fixed place, whatever its configuration's directory is.
-TFTP_FW := $(BUILD)/tftp/tftp.elf
-
-ifeq ($(NET_LWIP),1)
+#
+# $(call net_firmware,NAME,PG_SOURCES,PLAIN_SOURCES): $(BUILD)/NAME/NAME.elf, built as
+# $(call firmware,...) does but in the TFTP configuration (lwIP, the daemon, snapshots).
+define net_firmware
+ifeq ($$(NET_LWIP),1)
 # This build's configuration has lwIP: build the firmware here.
-$(eval $(call firmware,tftp,tests/qemu/tftp_app.c,tests/qemu/tftp_support.c))
+$$(eval $$(call firmware,$(1),$(2),$(3)))
 # (copied atomically: a concurrent make test in the same tree may be reading it)
-$(TFTP_FW): $(TB)/fw/tftp.elf
-	@mkdir -p $(@D)
-	cp $< $@.$$$$.tmp && mv -f $@.$$$$.tmp $@
-# lwIP's sources appear with `make setup`: let the pattern rules wait for it.
-$(LWIP_SRCS): | $(SETUP_STAMP)
+$(BUILD)/$(1)/$(1).elf: $$(TB)/fw/$(1).elf
+	@mkdir -p $$(@D)
+	cp $$< $$@.$$$$$$$$.tmp && mv -f $$@.$$$$$$$$.tmp $$@
 else
 # Any other configuration: a sub-make builds the firmware with lwIP added (in the
 # directory of that configuration; this one's objects are not touched).
-.PHONY: $(TFTP_FW)
-$(TFTP_FW): | $(SETUP_STAMP)
-	@$(MAKE) --no-print-directory $(TFTP_CONFIG) $@
+.PHONY: $(BUILD)/$(1)/$(1).elf
+$(BUILD)/$(1)/$(1).elf: | $$(SETUP_STAMP)
+	@$$(MAKE) --no-print-directory $$(TFTP_CONFIG) $$@
+endif
+endef
+
+TFTP_FW := $(BUILD)/tftp/tftp.elf
+$(eval $(call net_firmware,tftp,tests/qemu/tftp_app.c,tests/qemu/tftp_support.c))
+ifeq ($(NET_LWIP),1)
+# lwIP's sources appear with `make setup`: let the pattern rules wait for it.
+$(LWIP_SRCS): | $(SETUP_STAMP)
 endif
 
 TESTS      += tests/qemu/test_tftp.py tests/qemu/test_tftp_abuse.py

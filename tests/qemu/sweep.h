@@ -1,0 +1,31 @@
+/* The halting sweep's firmware (tests/qemu/test_sweep.py): what its two files share. */
+#ifndef TESTS_QEMU_SWEEP_H
+#define TESTS_QEMU_SWEEP_H
+
+#include <stdint.h>
+
+#define SWEEP_ROUNDS      64   /* snapshot transfers, delivered and abandoned in turn: a
+                                  halt runs the target to the end of its section, so a
+                                  section of N instructions needs N passes */
+#define SWEEP_WORK        12   /* work() calls between transfers */
+#define SWEEP_FAST_US     40   /* the fast timer: a -pg handler that nests anywhere */
+#define SWEEP_SAMPLE_US   25   /* the profile timer */
+
+/* What the delivered snapshots held, summed by the firmware from their gmon.out images. */
+struct sweep_totals {
+    uint32_t samples;        /* header: samples */
+    uint32_t out_of_range;   /* header: samples outside the range */
+    uint32_t in_bins;        /* sum of the histogram's bins */
+    uint32_t calls;          /* sum of the arcs' counts */
+    uint32_t not_recorded;   /* header: calls not recorded (table full, call site outside) */
+    uint32_t files;
+};
+
+/* sweep_support.c (no -pg): one transfer of a snapshot, read 512 bytes at a time with
+ * between() called after each block; delivered or abandoned. */
+void sweep_transfer(int deliver, void (*between)(void));
+extern struct sweep_totals sweep_delivered;
+/* Every sample the profile timer took (counted before __profile_hit sees it). */
+extern volatile uint32_t sweep_samples_taken;
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * The halting sweep's firmware, the part compiled without -pg: snapshot transfers, and the
+ * count of every profile timer sample (the link wraps __profile_hit, tests/qemu/sweep.mk).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <cyg/profile/gmon.h>
+#include "calls.h"
+#include "sweep.h"
+
+/* Owned here: what delivered transfers held; the test reads it with gdb at the end. */
+struct sweep_totals sweep_delivered;
+/* Owned here (the profile timer interrupt increments it); read by the test at the end. */
+volatile uint32_t sweep_samples_taken;
+/* Owned by sweep_transfer: the snapshot's image as a client would receive it. */
+static uint8_t image[16 * 1024];
+
+void __real___profile_hit(uintptr_t pc);
+void __wrap___profile_hit(uintptr_t pc)
+{
+    sweep_samples_taken++;
+    __real___profile_hit(pc);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Adds a 32-bit little-endian gmon.out image to the totals, field by field. */
+static void add_image(const uint8_t *img, size_t size, struct sweep_totals *t)
+{
+    const size_t bins_at = 20 + 1 + 4 + 4 + 4 + 4 + 15 + 1;
+    if (size < bins_at || memcmp(img, "gmon", 4) != 0 || img[20] != 0)
+        firmware_failed("snapshot image: bad header");
+    uint32_t nbins = get32(img + 29);
+    size_t arcs_at = bins_at + (size_t)nbins * 2;
+    if (arcs_at > size || (size - arcs_at) % 13 != 0)
+        firmware_failed("snapshot image: bad size");
+    t->samples += get32(img + 8);
+    t->out_of_range += get32(img + 12);
+    t->not_recorded += get32(img + 16);
+    for (uint32_t b = 0; b < nbins; b++)
+        t->in_bins += (uint32_t)img[bins_at + 2 * b] | (uint32_t)img[bins_at + 2 * b + 1] << 8;
+    for (size_t a = arcs_at; a < size; a += 13) {
+        if (img[a] != 1)
+            firmware_failed("snapshot image: bad arc tag");
+        t->calls += get32(img + a + 9);
+    }
+    t->files++;
+}
+
+void sweep_transfer(int deliver, void (*between)(void))
+{
+    struct profile_gmon_reader r;
+    if (profile_snapshot_take(&r) != 0)
+        firmware_failed("profile_snapshot_take");
+    struct profile_gmon_reader second;
+    if (profile_snapshot_take(&second) != -EBUSY)
+        firmware_failed("a second snapshot while one is outstanding");
+    size_t size = profile_gmon_size(&r);
+    if (size > sizeof image)
+        firmware_failed("snapshot image larger than the buffer");
+    for (size_t off = 0; off < size; off += 512) {
+        size_t n = size - off < 512 ? size - off : 512;
+        if (profile_gmon_read(&r, off, image + off, n) != n)
+            firmware_failed("profile_gmon_read");
+        between();
+    }
+    if (deliver)
+        add_image(image, size, &sweep_delivered);
+    profile_snapshot_release(&r, deliver);
+}
