@@ -7,6 +7,8 @@
 #include <pkgconf/profile_gprof.h>
 #include <cyg/profile/profile.h>
 #include <cyg/profile/gmon.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -19,9 +21,37 @@ __attribute__((weak)) void probe_work(void)
         probe_sink += i;
 }
 
+/* Ranges whose tables cannot exist on a 32-bit target (2^31 bins and more; high_pc past
+ * the top of the address space): refused, profiling left off. Prints "huge refused N" with
+ * the number refused as they must be, of all tried. */
+static void probe_huge_ranges(void)
+{
+    static const struct { uintptr_t start, end; int bucket; } huge[] = {
+        { 0, 0x80000001u, 1 }, { 0, 0xFFFFFFFFu, 1 }, { 0, 0xFFFFFFFFu, 2 },
+        { 0x80000000u, 0xFFFFFFFFu, 1 }, { 0xFFFFFFF0u, 0xFFFFFFFFu, 1 << 30 },
+        { 0x10000000u, 0xFFFFFFFFu, 4 }, { 0x1000, 0x1100, 1 << 30 },
+    };
+    unsigned ok = 0, n = sizeof huge / sizeof huge[0];
+    for (unsigned i = 0; i < n; i++) {
+        int rc = profile_on((void *)huge[i].start, (void *)huge[i].end, huge[i].bucket, 1000);
+        struct profile_stats st;
+        int off = profile_get_stats(&st) == -ENODATA;
+        /* The last one (one bin of 1 GiB over 256 bytes) fits: it must work. */
+        if (i == n - 1)
+            ok += rc == 0 && profile_get_stats(&st) == 0;
+        else
+            ok += (rc == -EINVAL || rc == -ENOMEM) && off;
+        if (rc != 0 && i == n - 1)
+            printf("huge %u: %d\n", i, rc);
+        profile_off();
+    }
+    printf("huge refused %u of %u\n", ok, n);
+}
+
 int main(void)
 {
     extern char _stext[], _etext[];
+    probe_huge_ranges();
     int rc = profile_on(_stext, _etext, 16, 1000);
     printf("profile_on %d\n", rc);
     if (rc != 0)

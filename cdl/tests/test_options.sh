@@ -90,6 +90,8 @@ probe_config() {
   check "$tag: profile_on allocates $want_bytes bytes (range $(field "$tag" range): bins, $( [ "$cg" = 1 ] && echo "2^$shift-byte hash slots, $want_cap arc records of 12 bytes" || echo "no call graph")$( [ "$sets" = 2 ] && echo ", twice for snapshots"))" \
     [ "$got_bytes" = "$want_bytes" ]
   check "$tag: $want_cap arc records" [ "$got_cap" = "$want_cap" ]
+  check "$tag: ranges too large for 32 bits refused on the target; a 1 GiB bucket over 256 bytes taken" \
+    grep -qx "huge refused 7 of 7" "$tmp/$tag.txt"
   eval "tb_$tag=\$tb"
 }
 

@@ -62,7 +62,7 @@ __attribute__((noinline)) int profile_slow_path(struct profile_state *s)
         s->reset_pending = 0;
         if (s->running) {
             profile_clear(s);
-            s->armed_span = s->high_pc - s->low_pc;
+            s->armed_span = s->open_span;
         }
     }
     return s->running;
@@ -105,6 +105,7 @@ struct profile_layout {
     uint32_t bucket_shift;
     uint64_t nbins;
     uint64_t span;              /* nbins << bucket_shift: what the histogram covers */
+    uint64_t open_span;         /* what the gate admits (see struct profile_state) */
     uint64_t nslots;
     uint64_t arcs_capacity;
     uint64_t set_bytes;         /* one set: arcs, heads, bins */
@@ -126,13 +127,14 @@ static int profile_layout_compute(uintptr_t low, uintptr_t high, int bucket_size
     uint64_t arcs_bytes = 0, heads_bytes = 0;
     l->nslots = 0;
     l->arcs_capacity = 0;
+    l->open_span = l->span;
 #if PROFILE_CALLGRAPH
-    /* Slots cover the histogram's whole span: __profile_mcount admits call sites up to
-     * high_pc, which rounding to the bucket may put past end. */
     uint64_t slot = (uint64_t)1 << CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT;
-    l->nslots = l->span / slot + (l->span % slot != 0);
+    l->nslots = range / slot + (range % slot != 0);
     if (l->nslots > UINT32_MAX)
         return -EINVAL;
+    if (l->open_span > l->nslots * slot)
+        l->open_span = l->nslots * slot;    /* a bucket larger than a slot */
     /* The eCos formula: ARC_PERCENTAGE % of the code size, in arc records, plus a reserve
      * (no overflow: range / 100 * 100 <= range). */
     l->arcs_capacity = CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE * (range / 100) /
@@ -208,7 +210,8 @@ int profile_on(void *start, void *end, int bucket_size, int interval_us)
     s->low_pc = low;
     s->high_pc = low + (uintptr_t)l.span;
     s->running = 1;
-    s->armed_span = (uintptr_t)l.span;
+    s->open_span = (uintptr_t)l.open_span;
+    s->armed_span = s->open_span;
     profile_unlock(irq);
 
     rc = profile_start_timer(s, interval_us);

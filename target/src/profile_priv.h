@@ -32,11 +32,15 @@ struct profile_arc {
 
 struct profile_state {
     /* Fast-path gate, read first by __profile_hit and __profile_mcount: a PC is recorded
-     * only if (pc - low_pc) < armed_span. It is high_pc - low_pc while running and 0 while
-     * off or while a reset is pending, so one compare both range-checks and gates. */
+     * only if (pc - low_pc) < armed_span. It is open_span while running and 0 while off or
+     * while a reset is pending, so one compare both range-checks and gates. */
     uintptr_t low_pc;
     uintptr_t armed_span;
     uintptr_t high_pc;          /* low_pc + nbins << bucket_shift */
+    /* The range [start, end) rounded up to the bucket and (with a call graph) to the hash
+     * slot, whichever is less: every PC in the range is admitted, none past the bins or
+     * the slot heads (a bucket may be far larger than a slot). */
+    uintptr_t open_span;
 
     uint16_t *bins;             /* nbins 16-bit counters, sticking at 0xFFFF */
     uint32_t  nbins;

@@ -23,6 +23,7 @@
 #include "fake_hal.h"
 
 typedef unsigned __int128 u128;
+#define SLOT_SHIFT_FOR_TEST CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT
 
 /* A small target's heap: what profile_on may not get. */
 #define HEAP_LIMIT ((size_t)8 << 20)
@@ -53,20 +54,22 @@ static uint32_t ceil_log2(uint64_t v)
 
 /* What a correct profile_on must have allocated at least, in 128 bits. */
 struct expect {
-    u128 nbins, span, nslots, min_bytes;
+    u128 nbins, span, nslots, min_bytes, open_span;
     int representable;   /* counts fit 32 bits, high_pc does not wrap, bytes fit 32 bits */
 };
 
 static struct expect expect_for(uintptr_t start, u128 len, int bucket)
 {
     struct expect e;
+    (void)start;
     uint32_t shift = ceil_log2((uint64_t)bucket);
     u128 b = (u128)1 << shift;
     e.nbins = (len + b - 1) / b;
     e.span = e.nbins * b;
     u128 slot = (u128)1 << CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT;
-    e.nslots = PROFILE_CALLGRAPH ? (e.span + slot - 1) / slot : 0;
+    e.nslots = PROFILE_CALLGRAPH ? (len + slot - 1) / slot : 0;
     e.min_bytes = e.nbins * 2 + e.nslots * 2;
+    e.open_span = PROFILE_CALLGRAPH && e.nslots * slot < e.span ? e.nslots * slot : e.span;
     e.representable = e.nbins <= UINT32_MAX && e.nslots <= UINT32_MAX &&
                       (u128)start + e.span <= (u128)UINTPTR_MAX + 1 &&
                       e.min_bytes * (1 + PROFILE_SNAPSHOT) <= UINT32_MAX;
@@ -97,15 +100,16 @@ static void check_one(uintptr_t start, uint64_t len, int bucket)
         fail_msg("%s: accepted a layout that cannot be represented in 32 bits", what);
     const struct profile_state *s = &profile_state;
     if (s->nbins != e.nbins || (u128)(s->high_pc - s->low_pc) != e.span ||
-        s->nslots != e.nslots)
+        s->nslots != e.nslots || (u128)s->open_span != e.open_span)
         fail_msg("%s: nbins %u slots %u span 0x%jx", what, s->nbins, s->nslots,
                  (uintmax_t)(s->high_pc - s->low_pc));
     if ((u128)fake_hal.last_malloc_size < e.min_bytes)
         fail_msg("%s: malloc(%zu) for at least %ju bytes", what, fake_hal.last_malloc_size,
                  (uintmax_t)e.min_bytes);
     /* The edges the gate admits: the first address, the last of the range, the last of
-     * the span (the range rounded up to the bucket). ASan reports a write outside. */
-    uintptr_t edges[] = { start, start + len - 1, s->high_pc - 1 };
+     * the range rounded up (to the bucket, or to the hash slot if that is less). ASan
+     * reports a write outside. */
+    uintptr_t edges[] = { start, start + len - 1, start + s->open_span - 1 };
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
         __profile_hit(edges[i]);
 #if PROFILE_CALLGRAPH
@@ -113,9 +117,12 @@ static void check_one(uintptr_t start, uint64_t len, int bucket)
 #endif
     }
     __profile_hit(start - 1);   /* outside (wraps to the top for start 0) */
+    int past = s->open_span < s->high_pc - s->low_pc;
+    if (past)
+        __profile_hit(start + s->open_span);   /* inside the bins, past the gate */
     assert_int_equal(profile_get_stats(&st), 0);
-    assert_int_equal(st.samples, 4);
-    assert_int_equal(st.samples_out_of_range, 1);
+    assert_int_equal(st.samples, 4 + past);
+    assert_int_equal(st.samples_out_of_range, 1 + past);
     if (s->bins[0] < 1 || s->bins[s->nbins - 1] < 1)
         fail_msg("%s: edge samples not in the first and last bins", what);
 #if PROFILE_CALLGRAPH
@@ -180,21 +187,35 @@ static void test_2g_one_byte_buckets_refused(void **state)
     assert_int_equal(fake_hal.last_malloc_size, 0);
 }
 
-/* A bucket larger than a hash slot: call sites in the rounding past end (below high_pc)
- * are admitted by the gate, so the slot table must reach them. */
+/* A bucket larger than a hash slot: the bins reach far past end, the slot heads do not.
+ * Call sites and samples up to the range rounded up to the slot are recorded; past it
+ * they are outside the range (they are past end), never an index past the heads. */
 static void test_call_sites_in_bucket_rounding(void **state)
 {
     (void)state;
     uintptr_t low = 0x100000;
     assert_int_equal(profile_on((void *)low, (void *)(low + 0x100), 1 << 16, 1000), 0);
     assert_int_equal(profile_state.high_pc, low + 0x10000);
+    uint32_t inside = 0, outside = 0;
+    for (uintptr_t pc = low; pc < low + 0x10000; pc += 0x3F) {
+        __profile_hit(pc);
 #if PROFILE_CALLGRAPH
-    for (uintptr_t pc = low; pc < low + 0x10000; pc += 0x3F0)
         __profile_mcount(pc, low);
-    __profile_mcount(low + 0xFFFF, low);
+        if (pc - low < ((uintptr_t)0x100 + (1u << SLOT_SHIFT_FOR_TEST) - 1) / (1u << SLOT_SHIFT_FOR_TEST) * (1u << SLOT_SHIFT_FOR_TEST))
+#else
+        if (1)
+#endif
+            inside++;
+        else
+            outside++;
+    }
     struct profile_stats st;
     assert_int_equal(profile_get_stats(&st), 0);
-    assert_int_equal(st.arcs_out_of_range, 0);
+    assert_int_equal(st.samples_out_of_range, outside);
+    assert_int_equal(st.samples, inside + outside);
+#if PROFILE_CALLGRAPH
+    assert_int_equal(st.arcs_out_of_range, outside);
+    assert_true(outside > 0 || SLOT_SHIFT_FOR_TEST >= 16);
 #endif
 }
 
