@@ -16,6 +16,7 @@ r0-r3 at run time."""
 import os
 import re
 import shutil
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -176,6 +177,18 @@ def main():
         a = open(os.path.join(d, sub, "gmon.out"), "rb").read()
         b = open(os.path.join(d2, sub, "gmon.out"), "rb").read()
         t.ok(a == b, "two runs give identical %s files (%d bytes)" % (sub, len(a)))
+    # gdb with the ELF but no live target: says so (it used to read the file's static image
+    # and report "profiling is off"), for every macro, and writes no file.
+    nodir = os.path.join(h.BUILD, "test-out", "calls-notarget")
+    shutil.rmtree(nodir, ignore_errors=True)
+    os.makedirs(nodir)
+    for macro in ("gprof_dump", "gprof_fetch", "gprof_reset", "gprof_stats"):
+        p = subprocess.run(["gdb-multiarch", "-nx", "-batch", "-x", h.GPROF_GDB, ELF,
+                            "-ex", macro], cwd=nodir, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=60)
+        t.ok("gprof: no running target" in p.stdout and "profiling is off" not in p.stdout
+             and not os.listdir(nodir), "%s without a target: 'no running target'" % macro,
+             p.stdout[-600:])
     return t.done()
 
 
