@@ -77,3 +77,7 @@ $(eval $(call net_firmware,sweep,tests/qemu/sweep.c,tests/qemu/sweep_support.c t
 $(TB)/fw/sweep.elf: APP_LDFLAGS += -Wl,--wrap=__profile_hit
 TESTS     += tests/qemu/test_sweep.py
 TEST_DEPS += $(SWEEP_FW)
+
+# ---- gdb halting the TFTP firmware at random moments during real tftp-hpa gets ----
+TESTS     += tests/qemu/test_tftp_halts.py
+TEST_DEPS += $(TFTP_FW)

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""gdb and TFTP at once: while real tftp-hpa gets of a 64 KiB histogram run, the target
+is stopped at random moments (QEMU gets SIGSTOP, so the guest stops wherever it is: in the
+daemon, in a snapshot's take, read, release or merge-back, in a sample or an mcount; gdb
+then attaches, which halts it there once QEMU runs again), gdb runs gprof_dump and
+detaches. Whatever the moments,
+the gets that completed + the dumps + what remains at the end hold every sample
+(the package's samples_total) and every call of work_a and work_b (the loop's iterations)
+exactly once, and every file's header agrees with its bins.
+
+Random but repeatable: the seed is fixed, and the moments are host delays, so the points
+hit differ from run to run (tests/qemu/test_sweep.py is the deterministic, exhaustive
+version of this, without a network)."""
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness as h  # noqa: E402
+import tftplib as tl  # noqa: E402
+
+ROUNDS = 16
+
+
+def stopped_dump(tg, ddir):
+    """SIGSTOP QEMU now; gdb connects meanwhile; SIGCONT: the guest halts about where it
+    stopped; gprof_dump; detach (it runs on)."""
+    pid = tg.qemu.proc.pid
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        args = ["gdb-multiarch", "-nx", "-batch", "-ex", "set pagination off", "-x",
+                h.GPROF_GDB, tg.elf, "-ex", "target remote 127.0.0.1:%d" % tg.qemu.port,
+                "-ex", "cd " + ddir, "-ex", "gprof_dump", "-ex", "detach"]
+        p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             stdin=subprocess.DEVNULL)
+        time.sleep(0.3)    # gdb starts and connects (the kernel accepts for QEMU)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    out, _ = p.communicate(timeout=120)
+    return p.returncode, out
+
+
+def main():
+    t = h.Tap()
+    rng = random.Random(1500)
+    gets, dumps = [], []
+    with tl.Target("halts", range_bytes=512 * 1024) as tg:
+        tg.wait_console(r"tftp-app: ready")
+        ddir = os.path.join(tg.dir, "dump")
+        os.makedirs(ddir)
+        halted_inside = during = 0
+        for i in range(ROUNDS):
+            dest = os.path.join(tg.dir, "get%02d.gmon" % i)
+            result = {}
+
+            def get():
+                result["r"] = tl.tftp_hpa(tg.port, dest, timeout=60)
+
+            th = threading.Thread(target=get)
+            th.start()
+            time.sleep(rng.uniform(0.0, 0.08))
+            rc, out = stopped_dump(tg, ddir)
+            halted_inside += "halted inside a profiler update" in out
+            during += "a TFTP transfer is in progress" in out
+            if os.path.exists(os.path.join(ddir, "gmon.out")):
+                path = os.path.join(tg.dir, "dump%02d.gmon" % i)
+                shutil.move(os.path.join(ddir, "gmon.out"), path)
+                dumps.append(path)
+            else:
+                t.ok(False, "round %d: gprof_dump wrote gmon.out" % i, out[-1500:])
+            th.join()
+            rc, out, secs = result["r"]
+            if tl.hpa_ok(rc, out, dest):
+                gets.append(dest)
+        iterations, samples_total = tg.quiesce()
+        rc, out = tg.gdb(["cd " + ddir, "gprof_fetch"])
+        final = os.path.join(ddir, "gmon.out")
+        t.ok(os.path.exists(final), "gprof_fetch of what remains", out[-1500:])
+        stats = tg.stats()
+        elf = tg.elf
+        con = tg.console()
+    print("# %d rounds: %d gets completed, %d dumps (%d during a transfer, %d halted inside a "
+          "profiler update); daemon %s" % (ROUNDS, len(gets), len(dumps), during,
+                                           halted_inside, stats))
+    t.ok(during >= 2, "gdb halted the target during transfers (%d times)" % during)
+    t.ok(len(gets) >= ROUNDS // 2, "most gets complete although gdb halts the target "
+         "meanwhile (%d of %d)" % (len(gets), ROUNDS))
+    t.eq(stats.get("completed"), len(gets), "the daemon counts as completed exactly the gets "
+         "the client received whole")
+    files = gets + dumps + [final]
+    bad, samples = [], 0
+    for f in files:
+        s, oor, bins, narcs = tl.gmon_summary(f)
+        if s != bins + oor:
+            bad.append((os.path.basename(f), s, bins, oor))
+        samples += s
+    t.ok(bad == [], "every file's header agrees with its bins (%d files)" % len(files), bad)
+    t.eq(samples, samples_total, "samples: gets + dumps + what remains = the target's "
+         "samples_total")
+    for fn in ("work_a", "work_b"):
+        total = 0
+        for f in files:
+            cg, err = tl.call_counts(elf, f)
+            if cg is None:
+                t.ok(False, "arm-none-eabi-gprof reads %s" % f, err)
+                continue
+            total += sum(n for (caller, callee), n in cg.items() if callee == fn)
+        t.eq(total, iterations, "calls of %s: gets + dumps + what remains = the loop's "
+             "iterations" % fn)
+    t.ok("lwip: assertion" not in con, "no lwIP assertion on the console", con[-2000:])
+    return t.done()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
