@@ -24,7 +24,21 @@
  *   - duplicate and stale ACKs and retransmitted requests from the client are ignored, as
  *     RFC 1350 wants (lwIP answers them with an ERROR, which kills the client's transfer);
  *     so are DATA packets and unknown opcodes from the client during its read;
- *   - packets shorter than a TFTP header are dropped (lwIP reads four bytes regardless).
+ *   - packets shorter than a TFTP header are dropped (lwIP reads four bytes regardless);
+ *   - one client cannot hold the daemon (lwIP answers anyone else "Only one connection at a
+ *     time", and a client that gets an ERROR gives up at once). A good read request from
+ *     another client while a transfer runs:
+ *       . if the transfer's client has sent no valid ACK for CYGNUM_PROFILE_TFTP_HOLD_MS
+ *         (counting from its request), the transfer yields: it ends as abandoned (the
+ *         snapshot is merged back) and the newcomer is served;
+ *       . else, if that client has acknowledged nothing yet, the newcomer is offered block 1
+ *         of the same snapshot, and the first client to acknowledge block 1 gets the
+ *         transfer (a client that never acknowledges, at any rate, keeps nobody out);
+ *       . else (the transfer is moving) the request is not answered: the client sends it
+ *         again and is served once the transfer is over;
+ *   - only hosts in CYGDAT_PROFILE_TFTP_ALLOW/CYGNUM_PROFILE_TFTP_ALLOW_PREFIX are served:
+ *     a request from anywhere else gets ERROR 2 (access violation), any other packet from
+ *     there is dropped, and neither changes anything (no snapshot, no reset, no slot).
  *
  * Everything here runs in lwIP's context: the main loop's network_poll() in a NO_SYS
  * build, the tcpip thread in an RTOS build. profile_tftp_start() is called by profile_on().
@@ -44,6 +58,7 @@
 #include "lwip/ip_addr.h"
 #include "lwip/netif.h"
 #include "lwip/pbuf.h"
+#include "lwip/sys.h"
 #include "lwip/udp.h"
 
 #define OP_RRQ   1
@@ -58,6 +73,11 @@
 #define ERR_ILLEGAL_OP       4
 
 #define FILE_NAME "gmon.out"
+#define TFTP_BLOCK 512
+
+/* The configured allowed network, as a C string (opts.h checks its length). */
+#define ALLOW_TEXT CYGDAT_PROFILE_TFTP_ALLOW
+#define ALLOW_PREFIX CYGNUM_PROFILE_TFTP_ALLOW_PREFIX
 
 /* The daemon's state. Owned here and touched only in lwIP's context (the callbacks and the
  * filter below, profile_tftp_start from profile_on); profile_tftp_get_stats copies it. */
@@ -75,8 +95,22 @@ static struct {
     u16_t block;                /* blocks handed to lwIP: lwIP's current block number */
     int last_read;              /* the final (short) block has been handed out */
     int final_acked;            /* ... and the client acknowledged it */
+    int acked;                  /* the client has acknowledged a block */
+    u32_t progress_ms;          /* sys_now() at the start and at the client's last valid ACK */
     ip_addr_t peer;
     u16_t peer_port;
+    int handover;               /* take_over(): tftp_close keeps the snapshot for tftp_open */
+
+    /* Other clients offered block 1 while the client had acknowledged nothing: the first of
+     * them (or the client) to acknowledge it gets the transfer. Emptied by tftp_open. */
+    struct {
+        ip_addr_t addr;
+        u16_t port;
+    } cand[4];
+    unsigned ncand, next_cand;
+
+    /* The hosts served (host byte order), from the configuration at the first start. */
+    u32_t allow_net, allow_mask;
 
     struct profile_tftp_stats stats;
 } tftpd;
@@ -95,22 +129,30 @@ static void *tftp_open(const char *fname, const char *mode, u8_t is_write)
     /* The filter has refused anything else already; this is the last line. */
     if (is_write || !name_ok(fname) || strcasecmp(mode, "octet") != 0)
         return NULL;
-    if (profile_snapshot_take(&tftpd.reader) != 0)
-        return NULL;            /* lwIP answers "Unable to open requested file." */
-    tftpd.size = profile_gmon_size(&tftpd.reader);
+    if (tftpd.handover) {
+        tftpd.handover = 0;     /* take_over(): the same snapshot, for another client */
+    } else {
+        if (profile_snapshot_take(&tftpd.reader) != 0)
+            return NULL;        /* lwIP answers "Unable to open requested file." */
+        tftpd.size = profile_gmon_size(&tftpd.reader);
+        tftpd.progress_ms = sys_now();
+    }
     tftpd.offset = 0;
     tftpd.block = 0;
     tftpd.last_read = 0;
     tftpd.final_acked = 0;
+    tftpd.acked = 0;
+    tftpd.ncand = 0;
+    tftpd.next_cand = 0;
     tftpd.open = 1;
     return &tftpd;
 }
 
-/* profile_on()/profile_off() during the transfer ended the snapshot (it emptied the
- * frozen set the reader points at): its data is gone, neither delivered nor kept. */
+/* profile_on()/profile_off() during the transfer ended the snapshot (its generation is
+ * over): its data is gone, neither delivered nor kept. */
 static int snapshot_ended(void)
 {
-    return profile_gmon_size(&tftpd.reader) != tftpd.size;
+    return profile_snapshot_ended(&tftpd.reader);
 }
 
 static int tftp_read(void *handle, void *buf, int bytes)
@@ -138,6 +180,10 @@ static int tftp_write(void *handle, struct pbuf *p)
 static void tftp_close(void *handle)
 {
     (void)handle;
+    if (tftpd.handover) {
+        tftpd.open = 0;         /* take_over(): the snapshot goes on to the next client */
+        return;
+    }
     /* The restart may come after the last block was read, so tftp_read never saw it:
      * the final ACK then completes a transfer whose data profile_on/profile_off already
      * discarded. That is no delivery (nothing was reset by it) and nothing is kept. */
@@ -243,10 +289,146 @@ static void abort_transfer(void)
     }
 }
 
+/* Is the host at addr one the daemon serves? */
+static int allowed(const ip_addr_t *addr)
+{
+    if (tftpd.allow_mask == 0)
+        return 1;                           /* 0.0.0.0/0: everyone */
+    if (!IP_IS_V4(addr))
+        return 0;
+    return (lwip_ntohl(ip4_addr_get_u32(ip_2_ip4(addr))) & tftpd.allow_mask) == tftpd.allow_net;
+}
+
+/* The transfer's client has sent no valid ACK (none at all: no request) for
+ * CYGNUM_PROFILE_TFTP_HOLD_MS. */
+static int stalled(void)
+{
+    return (u32_t)(sys_now() - tftpd.progress_ms) >= (u32_t)CYGNUM_PROFILE_TFTP_HOLD_MS;
+}
+
+static int is_candidate(const ip_addr_t *addr, u16_t port)
+{
+    for (unsigned i = 0; i < tftpd.ncand; i++)
+        if (tftpd.cand[i].port == port && ip_addr_cmp(&tftpd.cand[i].addr, addr))
+            return 1;
+    return 0;
+}
+
+/* Another client asked while the transfer's client has acknowledged nothing: send it block 1
+ * of the same snapshot (what lwIP sent the client) and remember it; the oldest is forgotten
+ * when the table is full. */
+static void offer(const ip_addr_t *addr, u16_t port)
+{
+    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, 4 + TFTP_BLOCK, PBUF_RAM);
+    if (!p)
+        return;
+    u8_t *b = p->payload;
+    b[0] = 0;
+    b[1] = OP_DATA;
+    b[2] = 0;
+    b[3] = 1;
+    size_t n = profile_gmon_read(&tftpd.reader, 0, b + 4, TFTP_BLOCK);
+    pbuf_realloc(p, (u16_t)(4 + n));
+    udp_sendto(tftpd.pcb, p, addr, port);
+    pbuf_free(p);
+    tftpd.stats.offered++;
+    if (is_candidate(addr, port))
+        return;                             /* it resent its request */
+    unsigned n_max = sizeof tftpd.cand / sizeof tftpd.cand[0];
+    unsigned i = tftpd.ncand < n_max ? tftpd.ncand++ : tftpd.next_cand++ % n_max;
+    ip_addr_copy(tftpd.cand[i].addr, *addr);
+    tftpd.cand[i].port = port;
+}
+
+/* Drops what lwIP sends while take_over() replays a request (see there). */
+static err_t swallow(struct netif *netif, struct pbuf *p, const ip4_addr_t *ipaddr)
+{
+    (void)netif;
+    (void)p;
+    (void)ipaddr;
+    return ERR_OK;
+}
+
+/*
+ * A candidate acknowledged block 1 first: the transfer goes on with it, on the same
+ * snapshot. lwIP 2.1.3 cannot change a transfer's client, so the server is restarted
+ * (tftp_close keeps the snapshot, tftp_open takes it back) and the candidate's request is
+ * replayed; lwIP then sends block 1 again, which the candidate has already (from offer())
+ * and which a client would take for a lost ACK (tftp-hpa then flushes its socket, block 2
+ * with it): so that copy is dropped, by pointing the interfaces' output at swallow() for
+ * the replay. Then the candidate's ACK goes to lwIP, which sends block 2. ack is consumed.
+ */
+static void take_over(struct pbuf *ack, const ip_addr_t *addr, u16_t port)
+{
+    static const char rrq[] = "\0\1" FILE_NAME "\0octet";   /* sizeof: with the final NUL */
+    ip_addr_t from;
+    ip_addr_copy(from, *addr);
+    struct pbuf *req = pbuf_alloc(PBUF_TRANSPORT, sizeof rrq, PBUF_RAM);
+    if (!req) {
+        pbuf_free(ack);
+        return;                             /* the old client keeps the transfer */
+    }
+    memcpy(req->payload, rrq, sizeof rrq);
+
+    tftpd.handover = 1;
+    abort_transfer();
+    if (!tftpd.started) {
+        /* The server could not be restarted: no transfer, the snapshot goes back. */
+        tftpd.handover = 0;
+        profile_snapshot_release(&tftpd.reader, 0);
+        tftpd.stats.abandoned++;
+        pbuf_free(req);
+        pbuf_free(ack);
+        return;
+    }
+    struct netif *n;
+    netif_output_fn out[4];                 /* (more interfaces than that: not silenced) */
+    unsigned i = 0;
+    NETIF_FOREACH(n) {
+        if (i < sizeof out / sizeof out[0]) {
+            out[i++] = n->output;
+            n->output = swallow;
+        }
+    }
+    tftpd.lwip_recv(tftpd.lwip_arg, tftpd.pcb, req, &from, port);
+    i = 0;
+    NETIF_FOREACH(n) {
+        if (i < sizeof out / sizeof out[0])
+            n->output = out[i++];
+    }
+    if (!tftpd.open) {
+        /* (tftp_open cannot fail on a handover; should lwIP not call it, undo.) */
+        tftpd.handover = 0;
+        profile_snapshot_release(&tftpd.reader, 0);
+        tftpd.stats.abandoned++;
+        pbuf_free(ack);
+        return;
+    }
+    ip_addr_copy(tftpd.peer, from);
+    tftpd.peer_port = port;
+    tftpd.stats.taken_over++;
+    tftpd.acked = 1;
+    tftpd.progress_ms = sys_now();
+    if (tftpd.last_read)
+        tftpd.final_acked = 1;
+    tftpd.lwip_recv(tftpd.lwip_arg, tftpd.pcb, ack, &from, port);
+}
+
 static void filter(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr_t *addr, u16_t port)
 {
     (void)arg;
     u8_t h[4];
+
+    if (!allowed(addr)) {
+        /* From outside the allowed network: changes nothing, whatever it is. A request gets
+         * the reason (so that a user there knows why); anything else is dropped unanswered. */
+        tftpd.stats.denied++;
+        if (pbuf_copy_partial(p, h, 2, 0) == 2 && h[0] == 0 && (h[1] == OP_RRQ || h[1] == OP_WRQ))
+            send_error(addr, port, ERR_ACCESS_VIOLATION, "access denied: this host may not read the profile");
+        pbuf_free(p);
+        return;
+    }
+
     int from_peer = tftpd.open && port == tftpd.peer_port && ip_addr_cmp(addr, &tftpd.peer);
 
     if (p->tot_len < 4 || pbuf_copy_partial(p, h, 4, 0) != 4) {
@@ -261,13 +443,10 @@ static void filter(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr
     switch (op) {
     case OP_RRQ:
     case OP_WRQ:
-        if (tftpd.open) {
-            if (from_peer) {
-                tftpd.stats.ignored++;      /* the client resent its request */
-                pbuf_free(p);
-                return;
-            }
-            break;                          /* lwIP: one transfer at a time */
+        if (from_peer) {
+            tftpd.stats.ignored++;          /* the client resent its request */
+            pbuf_free(p);
+            return;
         }
         u16_t code;
         const char *why = check_request(p, op, &code);
@@ -276,6 +455,32 @@ static void filter(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr
             send_error(addr, port, code, why);
             pbuf_free(p);
             return;
+        }
+        if (tftpd.open) {
+            /* Another client's good request while a transfer runs. */
+            if (stalled()) {
+                /* The client has been silent too long: its transfer yields (abandoned:
+                 * the snapshot is merged back, nothing lost), the newcomer is served by
+                 * the restarted server. */
+                tftpd.stats.yielded++;
+                printf("profile: tftp: client silent for %u ms (hold limit %u ms): its "
+                       "transfer yields to another client's request\n",
+                       (unsigned)(sys_now() - tftpd.progress_ms), (unsigned)CYGNUM_PROFILE_TFTP_HOLD_MS);
+                abort_transfer();
+                if (!tftpd.started) {
+                    pbuf_free(p);
+                    return;
+                }
+                pcb = tftpd.pcb;
+            } else {
+                if (!tftpd.acked && !snapshot_ended())
+                    offer(addr, port);      /* the first to acknowledge block 1 wins */
+                else
+                    tftpd.stats.busy++;     /* no answer: an ERROR would make the client
+                                               give up; it resends and is served later */
+                pbuf_free(p);
+                return;
+            }
         }
         {
             ip_addr_t from;
@@ -290,18 +495,25 @@ static void filter(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr
             }
         }
         return;
-    case OP_ACK:
+    case OP_ACK: {
+        u16_t block = (u16_t)(h[2] << 8 | h[3]);
         if (from_peer) {
-            u16_t block = (u16_t)(h[2] << 8 | h[3]);
             if (block != tftpd.block) {
                 tftpd.stats.ignored++;      /* duplicate or stale */
                 pbuf_free(p);
                 return;
             }
+            tftpd.acked = 1;
+            tftpd.progress_ms = sys_now();
             if (tftpd.last_read)
                 tftpd.final_acked = 1;      /* lwIP closes the transfer on this one */
+        } else if (tftpd.open && !tftpd.acked && block == 1 && tftpd.block == 1 &&
+                   is_candidate(addr, port) && !snapshot_ended()) {
+            take_over(p, addr, port);       /* a candidate acknowledged block 1 first */
+            return;
         }
         break;
+    }
     case OP_ERROR:
         /* Never answered (RFC 1350). From the client: it gives the transfer up. */
         pbuf_free(p);
@@ -345,10 +557,60 @@ static err_t start_server(void)
     return ERR_OK;
 }
 
+/* A dotted IPv4 address, four decimal numbers 0..255 without leading zeros: 0 and *a (host
+ * byte order), else -1. Stricter than inet_aton, which also reads "10.2", hex and octal. */
+static int parse_ipv4(const char *s, u32_t *a)
+{
+    u32_t v = 0;
+    for (int i = 0; i < 4; i++) {
+        if (i > 0 && *s++ != '.')
+            return -1;
+        if (*s < '0' || *s > '9' || (s[0] == '0' && s[1] >= '0' && s[1] <= '9'))
+            return -1;
+        unsigned n = 0;
+        for (int d = 0; *s >= '0' && *s <= '9'; d++, s++) {
+            n = n * 10 + (unsigned)(*s - '0');
+            if (d >= 3 || n > 255)
+                return -1;
+        }
+        v = v << 8 | n;
+    }
+    if (*s)
+        return -1;
+    *a = v;
+    return 0;
+}
+
+/* The allowed network from the configuration, into tftpd.allow_net/allow_mask: 0, or
+ * -EINVAL (said on the console) if the address is malformed or has bits set beyond the
+ * prefix ("10.0.2.2" with prefix 24 is ambiguous: one host or the subnet?). */
+static int parse_allow(void)
+{
+    u32_t net;
+    u32_t mask = ALLOW_PREFIX == 0 ? 0 : 0xFFFFFFFFu << (32 - ALLOW_PREFIX);
+    if (parse_ipv4(ALLOW_TEXT, &net) != 0) {
+        printf("profile: TFTP daemon not started: CYGDAT_PROFILE_TFTP_ALLOW \"%s\" is not an "
+               "IPv4 address (four decimal numbers 0..255, e.g. \"10.0.2.2\")\n", ALLOW_TEXT);
+        return -EINVAL;
+    }
+    if (net & ~mask) {
+        printf("profile: TFTP daemon not started: CYGDAT_PROFILE_TFTP_ALLOW \"%s\" has bits set "
+               "beyond its prefix length CYGNUM_PROFILE_TFTP_ALLOW_PREFIX %d (one host: 32; a "
+               "network: its first address)\n", ALLOW_TEXT, ALLOW_PREFIX);
+        return -EINVAL;
+    }
+    tftpd.allow_net = net;
+    tftpd.allow_mask = mask;
+    return 0;
+}
+
 int profile_tftp_start(void)
 {
     if (tftpd.started)
         return 0;
+    /* A malformed allow option serves nobody (never everybody by mistake). */
+    if (parse_allow() != 0)
+        return -EINVAL;
     struct netif *n = netif_default;
     if (!n || !netif_is_up(n) || ip4_addr_isany_val(*netif_ip4_addr(n))) {
         printf("profile: TFTP daemon not started: the network is not up "
@@ -364,7 +626,11 @@ int profile_tftp_start(void)
     tftpd.started = 1;
     char a[16];
     ip4addr_ntoa_r(netif_ip4_addr(n), a, sizeof a);
-    printf("profile: TFTP daemon serving gmon.out on %s UDP port %d\n", a, TFTP_PORT);
+    if (tftpd.allow_mask == 0)
+        printf("profile: TFTP daemon serving gmon.out on %s UDP port %d\n", a, TFTP_PORT);
+    else
+        printf("profile: TFTP daemon serving gmon.out on %s UDP port %d to %s/%d only\n", a,
+               TFTP_PORT, ALLOW_TEXT, ALLOW_PREFIX);
     return 0;
 }
 

@@ -6,13 +6,21 @@ requests and ACKs, a client that vanishes. Each gets an error or is ignored; the
 keeps profiling; a normal get succeeds afterwards; and over all the completed gets nothing
 is lost or counted twice (abandoned transfers are merged back).
 
+One client cannot hold the daemon (CYGNUM_PROFILE_TFTP_HOLD_MS, 1000 ms by default): a
+client that never acknowledges is taken over by the first other client to acknowledge
+block 1; one that stops acknowledging yields after the hold time to the next request; and
+tftp-hpa gets gmon.out every time while an attacker sends a read request from a fresh port
+every 1.5 s, or every 0.3 s, of guest time and never acknowledges.
+
 Also the daemon's start: profile_on() before the network says why the daemon cannot start,
-and profile_on() called again once the network is up starts exactly one daemon."""
+and profile_on() called again once the network is up starts exactly one daemon; a first
+profile_on() that fails still starts it, and a client is told "profiling is off" at once."""
 import os
 import random
 import re
 import struct
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -125,12 +133,19 @@ def main():
             keep(tg, "after-error.gmon", data)
         t.eq(a.drain(0.3), [], "the client that sent the ERROR gets no answer and no more data")
 
-        errs = []
-        data, why = a.get(after_first=lambda: errs.append(replies(port, lambda r: r.rrq())))
-        second = errs[0] if errs else []
-        t.ok(len(second) == 1 and tl.parse_error(second[0]) and tl.parse_error(second[0])[0] == 2,
-             "a second client during a transfer gets an ERROR (%s)"
-             % (tl.parse_error(second[0]) if second else None,), second)
+        # A second client while the first has acknowledged nothing is offered block 1 of the
+        # same snapshot (the first to acknowledge it gets the transfer: here the first
+        # client); once the first has acknowledged a block, it gets no answer (no ERROR,
+        # which would make it give up: it sends its request again later).
+        offers, silent = [], []
+        data, why = a.get(after_first=lambda: offers.append(replies(port, lambda r: r.rrq())),
+                          after_ack=lambda n: n == 2 and silent.append(replies(port, lambda r: r.rrq(), wait=0.3)))
+        offer = offers[0] if offers else []
+        t.ok(len(offer) == 1 and offer[0][:4] == struct.pack(">HH", tl.DATA, 1) and data is not None
+             and offer[0][4:] == data[:512],
+             "a second client while the first has acknowledged nothing: offered block 1 of the "
+             "same snapshot", offer)
+        t.eq(silent, [[]], "a second client once the first has acknowledged a block: no answer")
         t.ok(data is not None, "... and the first client's transfer completes", why)
         if data:
             keep(tg, "with-second-client.gmon", data)
@@ -164,6 +179,122 @@ def main():
         if data:
             keep(tg, "dup-rrq.gmon", data)
 
+        # ---- one client cannot hold the daemon -------------------------------------------
+        # A client that never acknowledges: another client's request is offered block 1, and
+        # acknowledging it first takes the transfer over (the same snapshot: not abandoned).
+        time.sleep(0.2)
+        before = tg.stats()
+        x = tl.Raw(port)
+        x.rrq()
+        x1 = x.recv(2)
+        data, why = b.get()
+        t.ok(x1 is not None and x1[:4] == struct.pack(">HH", tl.DATA, 1) and data is not None and
+             data[:512] == x1[4:],
+             "a client that never acknowledges: another client, offered block 1, acknowledges it "
+             "first and gets the whole file", why)
+        if data:
+            keep(tg, "taken-over.gmon", data)
+        x.ack(1)
+        late = x.drain(0.3)
+        t.ok(len(late) == 1 and tl.parse_op(late[0]) == tl.ERROR,
+             "... the first client's late ACK gets an ERROR (%r)" % (tl.parse_error(late[0]) if late else None,),
+             late)
+        x.close()
+        time.sleep(0.2)     # app_tick copies the daemon's counters after network_poll()
+        after = tg.stats()
+        t.ok(after["taken_over"] == before["taken_over"] + 1 and after["offered"] > before["offered"] and
+             after["abandoned"] == before["abandoned"] and after["completed"] == before["completed"] + 1 and
+             after["transfers"] == before["transfers"] + 1,
+             "... one transfer, taken over and completed, none abandoned (%r -> %r)" % (before, after))
+
+        # A client that stops acknowledging (after block 1): once it has been silent for the
+        # hold time, the next request ends its transfer (abandoned, its data kept) and is served.
+        before = tg.stats()
+        yields = tg.console().count("yields to another client's request")
+        x = tl.Raw(port)
+        x.rrq()
+        x1 = x.recv(2)
+        x.ack(1)
+        x2 = x.recv(2)
+        tg.wait_beats(2)    # at least 1 s of guest time: the hold limit
+        data, why = b.get()
+        t.ok(x1 is not None and x2 is not None and x2[:4] == struct.pack(">HH", tl.DATA, 2) and data is not None,
+             "a client silent for the hold time (1 s of guest time) after block 1: another "
+             "client's get succeeds", why)
+        if data:
+            keep(tg, "after-hold.gmon", data)
+        x.ack(2)
+        late = x.drain(0.3)
+        t.ok(len(late) == 1 and tl.parse_op(late[0]) == tl.ERROR,
+             "... the silent client's next ACK gets an ERROR", late)
+        x.close()
+        time.sleep(0.2)
+        after = tg.stats()
+        con = tg.console()
+        t.ok(after["yielded"] == before["yielded"] + 1 and after["abandoned"] == before["abandoned"] + 1 and
+             after["completed"] == before["completed"] + 1 and
+             con.count("yields to another client's request") == yields + 1 and
+             re.search(r"profile: tftp: client silent for (\d+) ms \(hold limit 1000 ms\): its transfer "
+                       r"yields to another client's request\nprofile: tftp: transfer of gmon.out "
+                       r"abandoned after 1024 of \d+ bytes; its data stays for the next one", con),
+             "... its transfer yielded: abandoned after 2 blocks, its data kept (%r -> %r)" % (before, after),
+             con[-800:])
+
+        # The attack of issue 9: a read request from a fresh port every 1.5 s, then every
+        # 0.3 s (faster than the hold time), of guest time, never acknowledged; meanwhile
+        # tftp-hpa (the real client) fetches gmon.out eight times each.
+        ratio = tg.guest_ratio()
+        before = tg.stats()
+        attack = []
+        for period in (1.5, 0.3):
+            interval = period / ratio
+            stop = threading.Event()
+            sent = [0]
+
+            def attacker():
+                socks = []
+                while not stop.is_set():
+                    r = tl.Raw(port)
+                    r.rrq()
+                    sent[0] += 1
+                    socks.append(r)
+                    if len(socks) > 50:
+                        socks.pop(0).close()
+                    stop.wait(interval)
+                for r in socks:
+                    r.close()
+            th = threading.Thread(target=attacker)
+            th.start()
+            results = []
+            try:
+                for i in range(8):
+                    time.sleep(rnd.uniform(0, 3) * interval)    # any phase of the attack
+                    path = os.path.join(tg.dir, "attack-%s-%d.gmon" % (period, i))
+                    rc, out, secs = tl.tftp_hpa(port, path)
+                    good = tl.hpa_ok(rc, out, path)
+                    results.append((good, secs, out))
+                    if good:
+                        delivered.append(path)
+            finally:
+                stop.set()
+                th.join()
+            oks = [r for r in results if r[0]]
+            attack.append((period, len(oks), len(results)))
+            t.ok(len(oks) == len(results),
+                 "tftp-hpa under an attacker that asks every %.1f s of guest time (%.3f s of host "
+                 "time; %d requests, never acknowledged): %d of %d gets succeeded, the slowest in %.2f s"
+                 % (period, interval, sent[0], len(oks), len(results), max(r[1] for r in results)),
+                 "\n".join(r[2] for r in results if not r[0]))
+        # The attacker's last transfer (if any) goes to the next client.
+        path = os.path.join(tg.dir, "after-attack.gmon")
+        rc, out, secs = tl.tftp_hpa(port, path)
+        if t.ok(tl.hpa_ok(rc, out, path), "after the attack, a get succeeds", out):
+            delivered.append(path)
+        time.sleep(0.2)
+        after = tg.stats()
+        print("# under attack: %s; daemon %s" % (", ".join("every %.1f s: %d of %d" % a for a in attack),
+              {k: after[k] - before[k] for k in after}))
+
         # A client that vanishes after block 1: lwIP resends it, then gives the transfer up.
         a.close()
         a = tl.Raw(port)
@@ -193,9 +324,7 @@ def main():
 
         p = os.path.join(tg.dir, "tftp-hpa.gmon")
         rc, out, s = tl.tftp_hpa(port, p)
-        t.ok(rc == 0 and os.path.exists(p) and os.path.getsize(p) > 0,
-             "after all that, a normal get with tftp-hpa succeeds", out)
-        if os.path.exists(p):
+        if t.ok(tl.hpa_ok(rc, out, p), "after all that, a normal get with tftp-hpa succeeds", out):
             delivered.append(p)
 
         beats1 = tg.heartbeats()
@@ -294,6 +423,34 @@ def main():
         p = os.path.join(tp.dir, "port.gmon")
         rc, out, s = tl.tftp_hpa(tp.port, p)
         t.ok(rc == 0 and os.path.exists(p) and os.path.getsize(p) > 0, "... and it serves", out)
+
+    # The first profile_on() fails (an empty range) after the network is up: the daemon runs
+    # anyway (profile_on starts it before it checks its arguments), and a client is told
+    # "profiling is off" at once rather than left to time out; a good profile_on() then serves.
+    with tl.Target("abuse-off", boot_mode=3) as to:
+        to.wait_console(r"tftp-app: ready")
+        con = to.console()
+        t.ok(re.search(r"tftp-app: profile_on with an empty range: -\d+", con) and
+             con.count("profile: TFTP daemon serving gmon.out") == 1,
+             "the first profile_on() fails (start == end) after the network is up: the daemon "
+             "starts anyway", con)
+        t0 = time.time()
+        got = replies(to.port, lambda r: r.rrq(), wait=5)
+        dt = time.time() - t0
+        t.ok(len(got) == 1 and tl.parse_error(got[0]) == (0, "profiling is off") and dt < 2,
+             "a read request is answered \"profiling is off\" (%.2f s)" % dt, got)
+        p = os.path.join(to.dir, "off.gmon")
+        rc, out, s = tl.tftp_hpa(to.port, p)
+        t.ok("Error code 0: profiling is off" in out and s < 3,
+             "tftp-hpa prints \"Error code 0: profiling is off\" at once (%.2f s, no timeout)" % s, out)
+        to.gdb(["set var restart = 1"])
+        to.wait_console(r"tftp-app: restarted: profile_on: 0")
+        time.sleep(0.3)
+        p = os.path.join(to.dir, "on.gmon")
+        rc, out, s = tl.tftp_hpa(to.port, p)
+        t.ok(tl.hpa_ok(rc, out, p) and tl.gmon_summary(p)[0] > 0,
+             "then profile_on() with a good range: a get succeeds, with samples", out)
+        t.eq(to.console().count("profile: TFTP daemon serving gmon.out"), 1, "... one daemon")
 
     total = 0
     calls = 0

@@ -41,17 +41,23 @@ def private_dir(name):
 
 
 class Target:
-    """The TFTP firmware running in QEMU. knobs: firmware globals gdb sets at reset."""
+    """The TFTP firmware running in QEMU. knobs: firmware globals gdb sets at reset.
+    fw: another build of it (default TFTP_FW); forwards: the (guest ip, guest port) pairs a
+    host port each is forwarded to (default the daemon's), in self.ports (self.port is the
+    first); nic: more options of QEMU's user network (e.g. ",host=10.0.2.4": the address
+    the host's packets come from, 10.0.2.2 by default)."""
 
-    def __init__(self, name, **knobs):
+    def __init__(self, name, fw=None, forwards=((GUEST_IP, GUEST_PORT),), nic="", **knobs):
         self.dir = private_dir(name)
         # A private copy of the firmware: QEMU, gdb and gprof must see the same image even
         # if a build in the same tree replaces the original meanwhile.
         self.elf = os.path.join(self.dir, "tftp.elf")
-        shutil.copyfile(TFTP_FW, self.elf)
-        self.port = free_udp_port()
+        shutil.copyfile(fw or TFTP_FW, self.elf)
+        self.ports = [free_udp_port() for _ in forwards]
+        self.port = self.ports[0]
         self.log = os.path.join(self.dir, "qemu.log")
-        nic = "user,model=lan9118,hostfwd=udp:127.0.0.1:%d-%s:%d" % (self.port, GUEST_IP, GUEST_PORT)
+        nic = "user,model=lan9118" + nic + "".join(
+            ",hostfwd=udp:127.0.0.1:%d-%s:%d" % (hp, ip, gp) for hp, (ip, gp) in zip(self.ports, forwards))
         self.qemu = h.Qemu(self.elf, self.log, extra=["-nic", nic])
         self.t0 = time.time()
         # The knobs are set once main() is reached (the startup code clears .bss and copies
@@ -96,6 +102,45 @@ class Target:
         """Attach (QEMU stops the guest), run commands, detach (it runs on)."""
         return h.gdb(self.elf, self.qemu.port, list(commands) + ["detach"])
 
+    def wait_beats(self, n, timeout=30):
+        """Waits until n more heartbeat lines (one a second of guest time) have appeared:
+        at least n - 1 seconds of guest time have passed."""
+        want = len(self.heartbeats()) + n
+        deadline = time.time() + timeout
+        while len(self.heartbeats()) < want:
+            if time.time() > deadline:
+                raise RuntimeError("no heartbeat; console:\n" + self.console()[-3000:])
+            time.sleep(0.02)
+
+    def guest_ratio(self, secs=1.0):
+        """Guest seconds per host second, measured over secs of host time from the
+        heartbeats (under -icount, sleep=off the guest's clock runs at its own pace)."""
+        b0, t0 = self.heartbeats()[-1][0], time.time()
+        time.sleep(secs)
+        self.wait_beats(1)
+        return (self.heartbeats()[-1][0] - b0) / 1000.0 / (time.time() - t0)
+
+    def inject(self, kinds, arg=0, src=None, on_transfer=0):
+        """Packets to the daemon from another host of the guest's network (tftp_app.c's
+        inject knob: one hex digit per packet, e.g. 0x31 is an RRQ then an ERROR). Waits
+        until they are in; with on_transfer, returns at once: the firmware holds them until
+        the daemon has started that many transfers (wait_injected() waits for them)."""
+        self._injected = self.console().count("tftp-app: injected")
+        cmds = ["set var inject_arg = %d" % arg, "set var inject_on_transfer = %d" % on_transfer]
+        if src:
+            a, b, c, d = (int(x) for x in src.split("."))
+            cmds.append("set var inject_from = %d" % (a << 24 | b << 16 | c << 8 | d))
+        self.gdb(cmds + ["set var inject = %d" % kinds])
+        if not on_transfer:
+            self.wait_injected()
+
+    def wait_injected(self, timeout=30):
+        deadline = time.time() + timeout
+        while self.console().count("tftp-app: injected") == self._injected:
+            if time.time() > deadline:
+                raise RuntimeError("the packets were not injected; console:\n" + self.console()[-3000:])
+            time.sleep(0.02)
+
     def quiesce(self):
         """Stop the -pg work and the profile timer; returns (iterations, samples_total)."""
         rc, out = self.gdb(["set var quiesce = 1"])
@@ -126,6 +171,19 @@ def tftp_hpa(port, dest, mode="binary", timeout=60, connect=False):
     p = subprocess.run(args, input=script, cwd=d, text=True,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
     return p.returncode, p.stdout, time.time() - t0
+
+
+def hpa_ok(rc, out, dest):
+    """Whether a tftp_hpa() run fetched a whole gmon.out into dest. Its exit status is no
+    proof: tftp-hpa 5.2 exits with 0 after an ERROR, and even prints "Received 512 bytes"
+    when the ERROR came after block 1."""
+    if rc != 0 or "Error code" in out or "timed out" in out or not os.path.exists(dest):
+        return False
+    try:
+        hdr, hist, arcs = h.gmon_parse(dest)
+    except (ValueError, struct.error):
+        return False
+    return hdr[0] == b"gmon" and hist is not None
 
 
 def curl(port, dest, name="gmon.out", timeout=60):
@@ -176,10 +234,11 @@ class Raw:
     def error(self, code=0, msg="client gives up"):
         self.send(struct.pack(">HH", ERROR, code) + msg.encode() + b"\0")
 
-    def get(self, timeout=5.0, dup_acks=False, dup_rrq=False, after_first=None):
+    def get(self, timeout=5.0, dup_acks=False, dup_rrq=False, after_first=None, after_ack=None):
         """A whole read of gmon.out in lock step. Returns (data, None) or (None, why).
         dup_acks: acknowledge every block twice; dup_rrq: send the request twice;
-        after_first: called when block 1 has arrived, before it is acknowledged."""
+        after_first: called when block 1 has arrived, before it is acknowledged;
+        after_ack: called with the block number right after each ACK but the last."""
         self.rrq()
         if dup_rrq:
             self.rrq()
@@ -206,6 +265,8 @@ class Raw:
                 self.ack(n)
             if len(p) - 4 < 512:
                 return data, None
+            if after_ack:
+                after_ack(block)
             block += 1
 
 

@@ -67,8 +67,10 @@
  * Retransmission, lwIP's defaults: the last DATA block is resent when nothing came from the
  * client for more than TFTP_TIMEOUT_MSECS (checked every TFTP_TIMER_MSECS), then once per
  * tick, and the transfer is given up after TFTP_MAX_RETRIES resends: a client that vanished
- * without a word holds the (single) transfer slot for about 15 s. A client that aborts with
- * an ERROR packet frees it at once (target/src/tftp.c). Under QEMU -icount with sleep=off
+ * without a word keeps the (single) transfer slot for about 15 s, but against another
+ * client's request for only CYGNUM_PROFILE_TFTP_HOLD_MS, and not at all if it never
+ * acknowledged anything (target/src/tftp.c). A client that aborts with an ERROR packet
+ * frees it at once. Under QEMU -icount with sleep=off
  * the guest's clock runs at its own pace (about 15x the host's with shift=5 on a fast
  * host: the 15 s are 1 s of host time), so shorter values would fire on a busy host.
  */

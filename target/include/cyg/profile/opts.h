@@ -35,6 +35,21 @@
 #define CYGNUM_PROFILE_TFTP_PORT 69
 #endif
 
+/* How long (ms) a transfer whose client sent no valid ACK holds the daemon against
+ * another client's read request. */
+#ifndef CYGNUM_PROFILE_TFTP_HOLD_MS
+#define CYGNUM_PROFILE_TFTP_HOLD_MS 1000
+#endif
+
+/* The hosts the daemon serves: address (a C string) and prefix length; 0.0.0.0/0 is
+ * everyone. (The CDL's prefix default is 32 once an address is set.) */
+#ifndef CYGDAT_PROFILE_TFTP_ALLOW
+#define CYGDAT_PROFILE_TFTP_ALLOW "0.0.0.0"
+#endif
+#ifndef CYGNUM_PROFILE_TFTP_ALLOW_PREFIX
+#define CYGNUM_PROFILE_TFTP_ALLOW_PREFIX 0
+#endif
+
 /* A spare set of arrays for snapshots (double buffering), which an extraction path that
  * takes a while needs so that profiling goes on during the transfer. */
 #ifndef PROFILE_SNAPSHOT
@@ -48,5 +63,14 @@ _Static_assert(CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE >= 1 && CYGNUM_PROFILE_CA
                "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE must be 1..100");
 _Static_assert(CYGNUM_PROFILE_TFTP_PORT >= 1 && CYGNUM_PROFILE_TFTP_PORT <= 65535,
                "CYGNUM_PROFILE_TFTP_PORT must be 1..65535");
+_Static_assert(CYGNUM_PROFILE_TFTP_HOLD_MS >= 1 && CYGNUM_PROFILE_TFTP_HOLD_MS <= 60000,
+               "CYGNUM_PROFILE_TFTP_HOLD_MS must be 1..60000");
+_Static_assert(CYGNUM_PROFILE_TFTP_ALLOW_PREFIX >= 0 && CYGNUM_PROFILE_TFTP_ALLOW_PREFIX <= 32,
+               "CYGNUM_PROFILE_TFTP_ALLOW_PREFIX must be 0..32");
+/* (A compile error here: the address must be a C string, 'CYGDAT_PROFILE_TFTP_ALLOW="10.0.2.2"'.
+ * Its digits are checked when the daemon starts, which refuses to serve if they are wrong.) */
+_Static_assert(sizeof("" CYGDAT_PROFILE_TFTP_ALLOW) >= sizeof "0.0.0.0" &&
+               sizeof("" CYGDAT_PROFILE_TFTP_ALLOW) <= sizeof "255.255.255.255",
+               "CYGDAT_PROFILE_TFTP_ALLOW must be a C string holding an IPv4 address, e.g. \"10.0.2.2\"");
 
 #endif

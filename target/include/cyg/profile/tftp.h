@@ -7,6 +7,14 @@
  * during the transfer into the next file; a completed transfer (the client acknowledged
  * the last block) drops the snapshot, which resets the counts; an abandoned or failed one
  * merges it back, so nothing is lost or counted twice.
+ *
+ * One client cannot hold the daemon: while a transfer runs, another client's read request
+ * takes it over if the transfer's client has sent no valid ACK for
+ * CYGNUM_PROFILE_TFTP_HOLD_MS (that transfer ends as abandoned); is offered block 1 of the
+ * same snapshot if that client has acknowledged nothing yet (the first to acknowledge it
+ * gets the transfer); and is left unanswered otherwise (the client retransmits it and is
+ * served later). Only hosts in CYGDAT_PROFILE_TFTP_ALLOW / ..._ALLOW_PREFIX are served;
+ * others get ERROR 2 (access violation) and change nothing. See doc/tftp.md.
  */
 #ifndef CYGONCE_PROFILE_TFTP_H
 #define CYGONCE_PROFILE_TFTP_H
@@ -25,6 +33,8 @@ extern "C" {
  *                      up, then call this (or profile_on()) again
  * @retval -EADDRINUSE  another service has the UDP port
  * @retval -ENOMEM      lwIP has no UDP PCB left (MEMP_NUM_UDP_PCB)
+ * @retval -EINVAL      CYGDAT_PROFILE_TFTP_ALLOW is not an IPv4 address, or has bits set
+ *                      beyond CYGNUM_PROFILE_TFTP_ALLOW_PREFIX: the daemon serves nobody
  */
 int profile_tftp_start(void);
 
@@ -36,6 +46,17 @@ struct profile_tftp_stats {
                                ended by profile_on()/profile_off(): data discarded */
     uint32_t refused;     /**< requests answered with an error (write, other names, modes) */
     uint32_t ignored;     /**< duplicate requests and ACKs, malformed packets, stray errors */
+    uint32_t busy;        /**< good read requests from another client while a moving
+                               transfer ran, left unanswered (the client retransmits) */
+    uint32_t offered;     /**< block 1 sent to another client that asked while the
+                               transfer's client had acknowledged nothing yet */
+    uint32_t taken_over;  /**< transfers that went on with such a client, which acknowledged
+                               block 1 first (the same transfer: not abandoned) */
+    uint32_t yielded;     /**< transfers ended because their client sent no valid ACK for
+                               CYGNUM_PROFILE_TFTP_HOLD_MS and another client asked (also
+                               counted in abandoned: data kept) */
+    uint32_t denied;      /**< packets from hosts outside CYGDAT_PROFILE_TFTP_ALLOW: requests
+                               answered with ERROR 2, the rest dropped */
 };
 
 /**
