@@ -57,7 +57,8 @@ int profile_snapshot_ended(const struct profile_gmon_reader *r)
     return r->generation != profile_state.generation || !profile_frozen.bins;
 }
 
-/* Opens a step of the release: NULL-free and current, or returns 0 unlocked. */
+/* Opens a step of a release (a profile_lock section) if the snapshot is still current;
+ * else returns 0, unlocked: its sets may be gone. */
 static int step_begin(const struct profile_gmon_reader *r, hal_profile_irq_state *irq)
 {
     *irq = profile_lock();
