@@ -7,6 +7,7 @@
 # runs tgprof alone (gprof 2.40 needs 5 to 7 minutes for it) unless BENCH_FULL=1, which
 # runs gprof on every size and compares the outputs there too.
 set -u
+SRC=$(cd "$(dirname "$0")/../src" && pwd)
 B=${BUILD:-build}/host
 case $B in /*) ;; *) B=$PWD/$B ;; esac   # absolute, BUILD may be either
 T=$B/tgprof
@@ -72,5 +73,47 @@ if [ "${BENCH_DWARF:-1}" != 0 ]; then
 		printf '%-26s %10.2f %10.2f %7.0fx  %s (%s lines)\n' "DWARF, 10k functions, $o" "$g" "$o2" \
 			"$(awk "BEGIN { print $g / $o2 }")" "$same" "$(wc -l < ref.out)"
 	done
+fi
+# A real program: tgprof itself, built with -pg (-O2 -g, as a user would), profiled while
+# it reads the 50000-function input above; then both tools read that profile (each run
+# RUNS times: one run takes milliseconds). And where tgprof's own time goes on it: the
+# profiled tgprof reads its own profile, and its flat profile's top lines are printed.
+if [ "${BENCH_REAL:-1}" != 0 ]; then
+	r=real
+	mkdir -p $r
+	gcc -std=gnu11 -O2 -g -pg "$SRC"/*.c -lelf -ldw -lm -ldl -o $r/tgprof-pg || exit 1
+	(cd $r && ./tgprof-pg -b ../f50000.elf ../g50000-50000.out > /dev/null && mv gmon.out work.gmon)
+	nfun=$(nm --defined-only $r/tgprof-pg | grep -c ' [tT] ')
+	runs=${RUNS:-20}
+	for o in "-b" "-b -l"; do
+		# shellcheck disable=SC2086
+		{ t0=$(now); for _ in $(seq $runs); do gprof $o $r/tgprof-pg $r/work.gmon > ref.out; done
+		  t1=$(now); for _ in $(seq $runs); do "$T" $o $r/tgprof-pg $r/work.gmon > our.out; done
+		  t2=$(now); }
+		g=$(awk "BEGIN { print ($t1 - $t0) / $runs }") o2=$(awk "BEGIN { print ($t2 - $t1) / $runs }")
+		same=identical
+		cmp -s ref.out our.out || { same=DIFFERENT; status=1; }
+		printf '%-26s %10.3f %10.3f %7.1fx  %s (%s lines)\n' "real: tgprof, $nfun fns, $o" "$g" \
+			"$o2" "$(awk "BEGIN { print $g / $o2 }")" "$same" "$(wc -l < ref.out)"
+	done
+	# Where the time goes, in instructions (valgrind's callgrind: tgprof, libdw and libc
+	# alike; a -pg build would see tgprof's own code only), with -l, the slow case.
+	if command -v valgrind > /dev/null && command -v callgrind_annotate > /dev/null; then
+		valgrind --tool=callgrind --callgrind-out-file=$r/cg.out "$T" -b -l $r/tgprof-pg \
+			$r/work.gmon > /dev/null 2> $r/cg.err
+		echo "where tgprof -b -l's instructions go on that profile (callgrind):"
+		callgrind_annotate --threshold=100 $r/cg.out 2> /dev/null | awk '
+			/PROGRAM TOTALS/ { total = $1; gsub(",", "", total); total += 0 }
+			/^ *[0-9,]+ \( *[0-9.]+%\) +[^ ]+ \[/ {
+				n = $1; gsub(",", "", n); n += 0; obj = $NF; gsub(/[][]/, "", obj); sub(/.*\//, "", obj)
+				by[obj] += n
+				if (shown++ < 6) { f = $0; sub(/^ *[0-9,]+ /, "", f); sub(/ \[.*/, "", f); sub(/[^ ]*\//, "", f); top = top sprintf("    %s\n", f) }
+			}
+			END {
+				printf "  %.0f M instructions:", total / 1e6
+				for (o in by) if (by[o] * 100 >= total) printf " %s %.0f%%", o, by[o] * 100 / total
+				printf "\n  the heaviest functions (self):\n%s", top
+			}'
+	fi
 fi
 exit $status
