@@ -105,6 +105,8 @@ def main():
     for fn in ("work_a", "work_b"):
         total = 0
         for f in files:
+            if tl.gmon_summary(f)[3] == 0:
+                continue    # no arcs (gprof -q refuses such a file: "missing call-graph data")
             cg, err = tl.call_counts(elf, f)
             if cg is None:
                 t.ok(False, "arm-none-eabi-gprof reads %s" % f, err)
