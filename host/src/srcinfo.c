@@ -7,11 +7,20 @@
  * before (sections dropped by --gc-sections leave ranges at 0 in early units; assembler
  * output gives Thumb functions ranges one byte past their unit); the same state is kept
  * here, and gprof's questions are asked in gprof's order.  A relative file name is
- * prefixed with the unit's compilation directory, as BFD does. */
+ * prefixed with the unit's compilation directory, as BFD does.
+ *
+ * One more of BFD's (2.40) ways: a line-number sequence of DWARF 5 starts with file entry
+ * 0, the unit's primary source file, where the standard (and libdw) start it with entry
+ * 1.  The rows of a sequence before its first DW_LNS_set_file are then the primary
+ * file's: the out-of-line members of C++ templates (std::map's, in their own sections)
+ * whose code comes from a header that happens to be entry 1 get the .cc file's name
+ * with the header's line numbers.  libdw does not say which rows those are, so the
+ * line program is decoded here too, for that alone (default_rows). */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dwarf.h>
+#include <gelf.h>
 #include <elfutils/libdw.h>
 #include "tgprof.h"
 
@@ -60,6 +69,12 @@ struct srcinfo {
 	unsigned *mark;         /* per unit: the question it was last asked */
 	unsigned stamp;
 	char *path;             /* the last answer */
+	/* DWARF 5 rows BFD gives the primary file (default_rows) */
+	const unsigned char *line_sec; /* .debug_line */
+	size_t line_size;
+	int line_big, line_looked;
+	unsigned char **deffile;        /* per unit: a flag per libdw row, or NULL */
+	signed char *deffile_state;     /* per unit: 0 not decoded, 1 decoded */
 };
 
 /* Learn a range of unit CU: extend a range of the unit it touches or overlaps (in place,
@@ -225,6 +240,8 @@ struct srcinfo *srcinfo_open(int fd)
 	si->unit_known = xcalloc(si->ncus + 1, sizeof *si->unit_known);
 	si->unit_nknown = xcalloc(si->ncus + 1, sizeof *si->unit_nknown);
 	si->unit_cap = xcalloc(si->ncus + 1, sizeof *si->unit_cap);
+	si->deffile = xcalloc(si->ncus + 1, sizeof *si->deffile);
+	si->deffile_state = xcalloc(si->ncus + 1, sizeof *si->deffile_state);
 	return si;
 }
 
@@ -307,15 +324,272 @@ static const struct func *func_at(struct srcinfo *si, size_t cu, uint64_t addr)
 	return best;
 }
 
+/* ---- the rows of DWARF 5 sequences before their first DW_LNS_set_file -------------- */
+struct rd {
+	const unsigned char *p, *end;
+	int big, bad;
+};
+
+static uint64_t rd_fixed(struct rd *r, size_t n)
+{
+	if ((size_t)(r->end - r->p) < n) {
+		r->bad = 1;
+		r->p = r->end;
+		return 0;
+	}
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++)
+		v = r->big ? v << 8 | r->p[i] : v | (uint64_t)r->p[i] << (8 * i);
+	r->p += n;
+	return v;
+}
+
+static uint64_t rd_uleb(struct rd *r)
+{
+	uint64_t v = 0;
+	for (unsigned sh = 0;; sh += 7) {
+		if (r->p >= r->end) {
+			r->bad = 1;
+			return v;
+		}
+		unsigned char b = *r->p++;
+		if (sh < 64)
+			v |= (uint64_t)(b & 0x7f) << sh;
+		if (!(b & 0x80))
+			return v;
+	}
+}
+
+static int64_t rd_sleb(struct rd *r)
+{
+	uint64_t v = 0;
+	unsigned sh = 0;
+	unsigned char b;
+	do {
+		if (r->p >= r->end) {
+			r->bad = 1;
+			return 0;
+		}
+		b = *r->p++;
+		if (sh < 64)
+			v |= (uint64_t)(b & 0x7f) << sh;
+		sh += 7;
+	} while (b & 0x80);
+	if (sh < 64 && (b & 0x40))
+		v |= ~(uint64_t)0 << sh;
+	return (int64_t)v;
+}
+
+struct lrow {
+	uint64_t addr;
+	size_t seq;
+	unsigned line;
+	unsigned char end, def;
+};
+
+/* libdw's order of the rows: by address, a sequence's end before a row at its address,
+ * then in program order. */
+static int cmp_lrow(const void *l, const void *r)
+{
+	const struct lrow *a = l, *b = r;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if (a->end != b->end)
+		return a->end ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void find_line_section(struct srcinfo *si)
+{
+	si->line_looked = 1;
+	Elf *e = dwarf_getelf(si->dw);
+	size_t shstrndx;
+	GElf_Ehdr eh;
+	if (!e || !gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstrndx) != 0)
+		return;
+	si->line_big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
+		GElf_Shdr sh;
+		const char *name;
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)) ||
+		    strcmp(name, ".debug_line") != 0)
+			continue;
+		Elf_Data *d;
+		if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED) ||
+		    !(d = elf_getdata(scn, NULL)) || !d->d_buf)
+			return;      /* (libdw has decompressed what it reads) */
+		si->line_sec = d->d_buf;
+		si->line_size = d->d_size;
+		return;
+	}
+}
+
+/* Which of unit CU's N rows (LINES, libdw's) BFD reads before its sequence's first
+ * DW_LNS_set_file, and so takes for file entry 0: a flag per row, or NULL where there
+ * are none (line tables before DWARF 5; or rows not decoded as libdw decodes them). */
+static const unsigned char *default_rows(struct srcinfo *si, size_t cu, Dwarf_Lines *lines,
+					 size_t n)
+{
+	if (si->deffile_state[cu])
+		return si->deffile[cu];
+	si->deffile_state[cu] = 1;
+	if (!si->line_looked)
+		find_line_section(si);
+	Dwarf_Attribute at;
+	Dwarf_Word off;
+	if (!si->line_sec || !dwarf_attr(&si->cus[cu], DW_AT_stmt_list, &at) ||
+	    dwarf_formudata(&at, &off) != 0 || off >= si->line_size)
+		return NULL;
+	struct rd r = {si->line_sec + off, si->line_sec + si->line_size, si->line_big, 0};
+	uint64_t len = rd_fixed(&r, 4);
+	size_t offsize = 4;
+	if (len == 0xffffffff) {
+		len = rd_fixed(&r, 8);
+		offsize = 8;
+	}
+	if (r.bad || len > (uint64_t)(r.end - r.p))
+		return NULL;
+	r.end = r.p + len;
+	unsigned version = (unsigned)rd_fixed(&r, 2);
+	if (r.bad || version < 5 || version > 5)
+		return NULL;
+	rd_fixed(&r, 2);                       /* address size, segment selector size */
+	uint64_t hlen = rd_fixed(&r, offsize);
+	if (r.bad || hlen > (uint64_t)(r.end - r.p))
+		return NULL;
+	const unsigned char *prog = r.p + hlen;
+	unsigned min_inst = (unsigned)rd_fixed(&r, 1);
+	unsigned max_ops = (unsigned)rd_fixed(&r, 1);
+	rd_fixed(&r, 1);                       /* default_is_stmt */
+	int line_base = (signed char)rd_fixed(&r, 1);
+	unsigned line_range = (unsigned)rd_fixed(&r, 1);
+	unsigned opcode_base = (unsigned)rd_fixed(&r, 1);
+	const unsigned char *std_len = r.p;
+	if (r.bad || line_range == 0 || opcode_base == 0 || max_ops == 0 || prog < std_len ||
+	    (size_t)(prog - std_len) < opcode_base - 1)
+		return NULL;
+	r.p = prog;
+
+	struct lrow *rows = NULL;
+	size_t nrows = 0, cap = 0, ndef = 0;
+	uint64_t addr = 0;
+	unsigned op_index = 0, line = 1;      /* (unsigned: wraps as libdw's) */
+	int file_set = 0;
+	int ok = 1;
+#define ADVANCE(adv) do { uint64_t a_ = (adv); \
+		if (max_ops == 1) addr += min_inst * a_; \
+		else { addr += min_inst * ((op_index + a_) / max_ops); \
+		       op_index = (unsigned)((op_index + a_) % max_ops); } } while (0)
+#define EMIT(is_end) do { \
+		if (nrows == n) { ok = 0; break; } \
+		if (nrows == cap) { cap = cap ? 2 * cap : 256; \
+			rows = xrealloc(rows, cap * sizeof *rows); } \
+		rows[nrows] = (struct lrow){addr, nrows, line, (is_end), !file_set}; \
+		ndef += !file_set; nrows++; } while (0)
+	while (ok && r.p < r.end && !r.bad) {
+		unsigned op = *r.p++;
+		if (op >= opcode_base) {
+			unsigned adj = op - opcode_base;
+			ADVANCE(adj / line_range);
+			line += (unsigned)line_base + adj % line_range;
+			EMIT(0);
+			continue;
+		}
+		switch (op) {
+		case 0: {
+			uint64_t elen = rd_uleb(&r);
+			if (r.bad || elen == 0 || elen > (uint64_t)(r.end - r.p)) {
+				ok = 0;
+				break;
+			}
+			const unsigned char *next = r.p + elen;
+			unsigned sub = *r.p++;
+			if (sub == DW_LNE_end_sequence) {
+				EMIT(1);
+				addr = 0;
+				op_index = 0;
+				line = 1;
+				file_set = 0;
+			} else if (sub == DW_LNE_set_address) {
+				if (elen - 1 != 4 && elen - 1 != 8) {
+					ok = 0;
+					break;
+				}
+				addr = rd_fixed(&r, elen - 1);
+				op_index = 0;
+			}
+			r.p = next;
+			break;
+		}
+		case DW_LNS_copy:
+			EMIT(0);
+			break;
+		case DW_LNS_advance_pc:
+			ADVANCE(rd_uleb(&r));
+			break;
+		case DW_LNS_advance_line:
+			line += (unsigned)rd_sleb(&r);
+			break;
+		case DW_LNS_set_file:
+			rd_uleb(&r);
+			file_set = 1;
+			break;
+		case DW_LNS_const_add_pc:
+			ADVANCE((255 - opcode_base) / line_range);
+			break;
+		case DW_LNS_fixed_advance_pc:
+			addr += rd_fixed(&r, 2);
+			op_index = 0;
+			break;
+		case DW_LNS_negate_stmt:
+		case DW_LNS_set_basic_block:
+		case DW_LNS_set_prologue_end:
+		case DW_LNS_set_epilogue_begin:
+			break;
+		default:           /* set_column, set_isa and unknown ones: ULEB operands */
+			for (unsigned i = 0; i < std_len[op - 1]; i++)
+				rd_uleb(&r);
+			break;
+		}
+	}
+#undef ADVANCE
+#undef EMIT
+	unsigned char *flags = NULL;
+	if (ok && !r.bad && nrows == n && ndef) {
+		qsort(rows, nrows, sizeof *rows, cmp_lrow);
+		flags = xmalloc(n);
+		for (size_t i = 0; i < n; i++) {
+			Dwarf_Line *l = dwarf_onesrcline(lines, i);
+			Dwarf_Addr a;
+			int ln;
+			bool end;
+			if (!l || dwarf_lineaddr(l, &a) != 0 || dwarf_lineno(l, &ln) != 0 ||
+			    dwarf_lineendsequence(l, &end) != 0 || a != rows[i].addr ||
+			    (unsigned)ln != rows[i].line || end != (bool)rows[i].end) {
+				free(flags);           /* not libdw's rows: leave them */
+				flags = NULL;
+				break;
+			}
+			flags[i] = rows[i].def;
+		}
+	}
+	free(rows);
+	si->deffile[cu] = flags;
+	return flags;
+}
+
 /* The line-table row for ADDR: the last row at or before it, unless that ends a
  * sequence; where one sequence ends at the address another starts at, the new one
  * (libdw's dwarf_getsrc_die may return the end there and so nothing). */
-static Dwarf_Line *row_at(Dwarf_Die *cu, uint64_t addr)
+static Dwarf_Line *row_at(Dwarf_Die *cu, uint64_t addr, Dwarf_Lines **plines, size_t *pn,
+			  size_t *idx)
 {
 	Dwarf_Lines *lines;
 	size_t n;
 	if (dwarf_getsrclines(cu, &lines, &n) != 0 || n == 0)
 		return NULL;
+	*plines = lines;
+	*pn = n;
 	size_t lo = 0, hi = n;                 /* first row with address > addr */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -338,8 +612,10 @@ static Dwarf_Line *row_at(Dwarf_Die *cu, uint64_t addr)
 		bool end = false;
 		if (!l || dwarf_lineaddr(l, &a) != 0 || a != at)
 			break;
-		if (dwarf_lineendsequence(l, &end) == 0 && !end)
+		if (dwarf_lineendsequence(l, &end) == 0 && !end) {
+			*idx = i;
 			return l;
+		}
 	}
 	return NULL;
 }
@@ -358,7 +634,9 @@ static int answer(struct srcinfo *si, size_t cu, uint64_t addr, const char **fil
 	last_cu = cu;
 	last_row = NULL;
 	const struct func *fn = func_at(si, cu, addr);   /* BFD scans the unit first */
-	Dwarf_Line *l = row_at(&si->cus[cu], addr);
+	Dwarf_Lines *lines = NULL;
+	size_t n = 0, idx = 0;
+	Dwarf_Line *l = row_at(&si->cus[cu], addr, &lines, &n, &idx);
 	if (!l)
 		return fn ? -1 : 0;
 	int ln = 0;
@@ -367,6 +645,15 @@ static int answer(struct srcinfo *si, size_t cu, uint64_t addr, const char **fil
 	const char *f = dwarf_linesrc(l, NULL, NULL);
 	if (!f)
 		return -1;
+	const unsigned char *def = default_rows(si, cu, lines, n);
+	if (def && def[idx]) {                 /* BFD: file entry 0 */
+		Dwarf_Files *files;
+		size_t nfiles;
+		const char *f0;
+		if (dwarf_getsrcfiles(&si->cus[cu], &files, &nfiles) == 0 && nfiles > 0 &&
+		    (f0 = dwarf_filesrc(files, 0, NULL, NULL)) != NULL)
+			f = f0;
+	}
 	free(si->path);
 	si->path = NULL;
 	if (f[0] != '/') {
@@ -456,8 +743,12 @@ void srcinfo_close(struct srcinfo *si)
 	free(si->cufirst);
 	free(si->curanges);
 	free(si->known);
-	for (size_t i = 0; i < si->ncus; i++)
+	for (size_t i = 0; i < si->ncus; i++) {
 		free(si->unit_known[i]);
+		free(si->deffile[i]);
+	}
+	free(si->deffile);
+	free(si->deffile_state);
 	free(si->unit_known);
 	free(si->unit_nknown);
 	free(si->unit_cap);
