@@ -35,7 +35,7 @@ $(HOST_GEN): host/tests/gen-gmon.c
 host: $(TGPROF)
 
 TESTS     += host/tests/compare-native.sh host/tests/compare-synthetic.sh host/tests/robustness.sh host/tests/outputs.sh host/tests/compare-firmware.sh \
-             host/tests/install.sh
+             host/tests/install.sh host/tests/regressions.sh
 TEST_DEPS += $(TGPROF) $(TGPROF_SAN) $(HOST_GEN)
 
 BENCHES    += host/bench/run.sh

@@ -1,7 +1,8 @@
 /* The profile in callgrind format, for KCachegrind: self cost in samples (gprof's
  * fractional shares rounded so that they add up to the summary: largest remainders get
  * the rest), exact call counts, and the inclusive cost of each call as gprof estimates
- * it (call-count share of the callee's time). */
+ * it (call-count share of the callee's time).  C++ names are demangled, as valgrind
+ * writes them. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -68,13 +69,14 @@ int callgrind_write(struct analysis *a, const char *path)
 			fprintf(f, "fl=%s\n", s->file);
 		else
 			fputs("fl=???\n", f);
-		fprintf(f, "fn=%s\n%d %llu\n", s->name, s->line, cost[i]);
+		/* demangled, as valgrind writes them (unless --no-demangle) */
+		fprintf(f, "fn=%s\n%d %llu\n", print_dname(a, s), s->line, cost[i]);
 		for (const struct arc *arc = s->children; arc; arc = arc->next_child) {
 			const struct sym *c = arc->child;
 			if (c->file && c->file != s->file)
 				fprintf(f, "cfi=%s\n", c->file);
-			fprintf(f, "cfn=%s\ncalls=%lu %d\n%d %llu\n", c->name, arc->count, c->line,
-				s->line, samples(arc->time + arc->child_time));
+			fprintf(f, "cfn=%s\ncalls=%lu %d\n%d %llu\n", print_dname(a, c), arc->count,
+				c->line, s->line, samples(arc->time + arc->child_time));
 		}
 		fputc('\n', f);
 	}

@@ -3,6 +3,7 @@
  * with gprof's name filter), Thumb bit cleared on ARM. */
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,79 @@ static int past_eof(const GElf_Shdr *sh, uint64_t fsize)
 	       (sh->sh_offset > fsize || sh->sh_size > fsize - sh->sh_offset);
 }
 
+/* The ELF header's fields BFD rejects a file for ("not in executable format"), checked
+ * before libelf trusts them: the section header entry size must be the class's, which
+ * also catches an EI_CLASS byte that lies (a 64-bit file marked 32-bit or the reverse);
+ * and the section header table must lie in the file. */
+static int check_ehdr(Elf *e, const GElf_Ehdr *eh, const unsigned char *raw, const char *path,
+		      uint64_t fsize)
+{
+	int is64 = eh->e_ident[EI_CLASS] == ELFCLASS64;
+	size_t want = gelf_fsize(e, ELF_T_SHDR, 1, EV_CURRENT);
+	size_t at = is64 ? offsetof(Elf64_Ehdr, e_shentsize) : offsetof(Elf32_Ehdr, e_shentsize);
+	if (eh->e_shoff && eh->e_shentsize != want) {
+		/* the other class's e_shentsize, in the file's byte order */
+		size_t oat = is64 ? offsetof(Elf32_Ehdr, e_shentsize) : offsetof(Elf64_Ehdr, e_shentsize);
+		unsigned other = raw[EI_DATA] == ELFDATA2MSB ? raw[oat] << 8 | raw[oat + 1]
+							     : raw[oat] | raw[oat + 1] << 8;
+		if (other == (is64 ? sizeof(Elf32_Shdr) : sizeof(Elf64_Shdr)))
+			return error("%s: offset %u: EI_CLASS says %d-bit, but the header is a "
+				     "%d-bit one (e_shentsize %u at offset %zu): not in executable "
+				     "format", path, EI_CLASS, is64 ? 64 : 32, is64 ? 32 : 64, other,
+				     oat);
+		return error("%s: offset %zu: section header size (e_shentsize) %u, not %zu for "
+			     "a %d-bit ELF file (or EI_CLASS at offset %u is wrong): not in "
+			     "executable format", path, at, eh->e_shentsize, want, is64 ? 64 : 32,
+			     EI_CLASS);
+	}
+	/* The section header table (e_shnum 0 with e_shoff set: the count is in entry 0). */
+	if (eh->e_shoff) {
+		uint64_t n = eh->e_shnum ? eh->e_shnum : 1;
+		if (eh->e_shoff > fsize || n * eh->e_shentsize > fsize - eh->e_shoff)
+			return error("%s: offset %llu: section header table (%llu x %u bytes) runs "
+				     "past the end of the file (%llu bytes)", path,
+				     (unsigned long long)eh->e_shoff, (unsigned long long)n,
+				     eh->e_shentsize, (unsigned long long)fsize);
+	}
+	return 0;
+}
+
+/* BFD ignores a section name table index that is out of range or not a string table
+ * ("corrupt string table index"), and then finds no .text: an error at e_shstrndx (or at
+ * section 0's sh_link, where a large index is kept). */
+static int check_shstrndx(Elf *e, const GElf_Ehdr *eh, const char *path, size_t shnum,
+			  size_t shstrndx)
+{
+	int is64 = eh->e_ident[EI_CLASS] == ELFCLASS64;
+	uint64_t at = is64 ? offsetof(Elf64_Ehdr, e_shstrndx) : offsetof(Elf32_Ehdr, e_shstrndx);
+	if (eh->e_shstrndx == SHN_XINDEX)
+		at = eh->e_shoff + (is64 ? offsetof(Elf64_Shdr, sh_link)
+				   : offsetof(Elf32_Shdr, sh_link));
+	GElf_Shdr sh;
+	Elf_Scn *scn = shstrndx && shstrndx < shnum ? elf_getscn(e, shstrndx) : NULL;
+	if (shstrndx && (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB))
+		return error("%s: offset %llu: section name table index %zu is %s: can't find "
+			     ".text section", path, (unsigned long long)at, shstrndx,
+			     shstrndx >= shnum ? "past the section headers" : "not a string table");
+	return 0;
+}
+
+/* BFD rejects a symbol table whose entry size is not the format's. */
+static int check_symtab_entsize(Elf *e, const GElf_Ehdr *eh, const char *path, size_t i,
+				const GElf_Shdr *sh)
+{
+	int is64 = eh->e_ident[EI_CLASS] == ELFCLASS64;
+	size_t want = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
+	if ((sh->sh_type != SHT_SYMTAB && sh->sh_type != SHT_DYNSYM) || sh->sh_entsize == want)
+		return 0;
+	uint64_t at = eh->e_shoff + i * eh->e_shentsize +
+		      (is64 ? offsetof(Elf64_Shdr, sh_entsize) : offsetof(Elf32_Shdr, sh_entsize));
+	return error("%s: offset %llu: %s entry size (sh_entsize) %llu, not %zu: not in "
+		     "executable format", path, (unsigned long long)at,
+		     sh->sh_type == SHT_SYMTAB ? "symbol table" : "dynamic symbol table",
+		     (unsigned long long)sh->sh_entsize, want);
+}
+
 int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts *o)
 {
 	int rc = -1;
@@ -145,7 +219,7 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 		goto out;
 	}
 	uint64_t fsize = (uint64_t)st.st_size;
-	unsigned char ident[EI_NIDENT] = {0};
+	unsigned char ident[sizeof(Elf64_Ehdr)] = {0};   /* the raw header */
 	ssize_t got = pread(fd, ident, sizeof ident, 0);
 	if (got < 0) {
 		error("%s: %s", path, strerror(errno));
@@ -157,6 +231,16 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 	}
 	if (memcmp(ident, ELFMAG, (size_t)got < SELFMAG ? (size_t)got : SELFMAG)) {
 		error("%s: offset 0: not in executable format (no ELF magic)", path);
+		goto out;
+	}
+	if (got > EI_CLASS && ident[EI_CLASS] != ELFCLASS32 && ident[EI_CLASS] != ELFCLASS64) {
+		error("%s: offset %d: bad ELF class %u (EI_CLASS, 1 or 2): not in executable format",
+		      path, EI_CLASS, ident[EI_CLASS]);
+		goto out;
+	}
+	if (got > EI_DATA && ident[EI_DATA] != ELFDATA2LSB && ident[EI_DATA] != ELFDATA2MSB) {
+		error("%s: offset %d: bad ELF byte order %u (EI_DATA, 1 or 2): not in executable "
+		      "format", path, EI_DATA, ident[EI_DATA]);
 		goto out;
 	}
 	uint64_t ehsize = ident[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
@@ -175,16 +259,8 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 		error("%s: offset 0: bad ELF header: %s", path, elf_errmsg(-1));
 		goto out;
 	}
-	/* The section header table (e_shnum 0 with e_shoff set: the count is in entry 0). */
-	if (eh.e_shoff) {
-		uint64_t n = eh.e_shnum ? eh.e_shnum : 1;
-		if (eh.e_shoff > fsize || n * eh.e_shentsize > fsize - eh.e_shoff) {
-			error("%s: offset %llu: section header table (%llu x %u bytes) runs past the "
-			      "end of the file (%llu bytes)", path, (unsigned long long)eh.e_shoff,
-			      (unsigned long long)n, eh.e_shentsize, (unsigned long long)fsize);
-			goto out;
-		}
-	}
+	if (check_ehdr(e, &eh, ident, path, fsize))
+		goto out;
 	tab->is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
 	tab->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	tab->machine = eh.e_machine;
@@ -195,6 +271,8 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 		      (unsigned long long)eh.e_shoff, elf_errmsg(-1));
 		goto out;
 	}
+	if (check_shstrndx(e, &eh, path, shnum, shstrndx))
+		goto out;
 	secs = xcalloc(shnum + 1, sizeof *secs);
 	Elf_Scn *symscn = NULL, *textscn = NULL;
 	GElf_Shdr symsh = {0};
@@ -203,6 +281,8 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 		size_t i = elf_ndxscn(scn);
 		if (i >= shnum || !gelf_getshdr(scn, &sh))
 			continue;
+		if (check_symtab_entsize(e, &eh, path, i, &sh))
+			goto out;
 		struct secinfo *s = &secs[i];
 		s->name = elf_strptr(e, shstrndx, sh.sh_name);
 		s->addr = sh.sh_addr;

@@ -73,9 +73,12 @@ static int hist_header(struct profile *p, struct reader *r, size_t at, uint64_t 
 {
 	if (nbins == 0)
 		return error("%s: offset %zu: histogram record with 0 bins", r->name, at);
+	/* A reversed range (highpc below lowpc) is read as gprof reads it: the difference
+	 * wraps around, the bins are huge, every symbol gets a sliver of time. */
 	if (hi < lo)
-		return error("%s: offset %zu: histogram range 0x%llx..0x%llx is reversed",
-			     r->name, at, (unsigned long long)lo, (unsigned long long)hi);
+		warning("%s: offset %zu: histogram range 0x%llx..0x%llx is reversed; times are "
+			"meaningless (read as gprof reads it)", r->name, at,
+			(unsigned long long)lo, (unsigned long long)hi);
 	if ((uint64_t)nbins * 2 > r->len - r->off)
 		return error("%s: offset %zu: histogram of %u bins runs past the end of the "
 			     "file (%zu bytes left)", r->name, at, nbins, r->len - r->off);

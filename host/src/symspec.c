@@ -66,6 +66,57 @@ static int match(const char *file, const char *name, int line, const struct sym 
 	return 1;
 }
 
+static int cmp_entry(const void *l, const void *r)
+{
+	const struct arc_entry *x = l, *y = r;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* gprof's sym_id_parse for one table of arcs: every run of consecutive symbols a spec's
+ * FROM matches is an entry (specs taken last given first, as gprof keeps them), sorted
+ * by address; of the entries at one address only the first survives (symtab_finalize),
+ * that is, the spec given last.  So a FROM without /TO, which has no arcs, deletes
+ * nothing, but it hides an earlier FROM/TO of the same FROM, as in gprof. */
+static void arc_table_build(struct options *o, const struct symtab *tab, int table,
+			    struct arc_entry **out, size_t *out_len)
+{
+	size_t *last = xcalloc(o->nspecs + 1, sizeof *last);   /* symbol index + 1 */
+	size_t *open = xcalloc(o->nspecs + 1, sizeof *open);   /* its run's entry */
+	struct arc_entry *e = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i < tab->len; i++) {
+		const struct sym *sym = &tab->base[i];
+		for (size_t k = o->nspecs; k-- > 0;) {
+			const struct symspec *s = &o->specs[k];
+			if (s->table != table || !match(s->file, s->name, s->line, sym))
+				continue;
+			if (last[k] && last[k] == i) {
+				e[open[k]].end_addr = sym->end_addr;
+			} else {
+				if (n == cap) {
+					cap = cap ? 2 * cap : 16;
+					e = xrealloc(e, cap * sizeof *e);
+				}
+				e[n] = (struct arc_entry){sym->addr, sym->end_addr, k, n};
+				open[k] = n++;
+			}
+			last[k] = i + 1;
+		}
+	}
+	if (n)
+		qsort(e, n, sizeof *e, cmp_entry);
+	size_t kept = 0;
+	for (size_t j = 0; j < n; j++)
+		if (!kept || e[kept - 1].addr != e[j].addr)
+			e[kept++] = e[j];
+	free(last);
+	free(open);
+	*out = e;
+	*out_len = kept;
+}
+
 void symspec_apply(struct options *o, struct symtab *tab)
 {
 	for (size_t i = 0; i < tab->len; i++) {
@@ -79,17 +130,21 @@ void symspec_apply(struct options *o, struct symtab *tab)
 			}
 		}
 	}
+	arc_table_build(o, tab, INCL_ARCS, &o->arc_tab[0], &o->arc_tab_len[0]);
+	arc_table_build(o, tab, EXCL_ARCS, &o->arc_tab[1], &o->arc_tab_len[1]);
 }
 
+/* gprof's sym_id_arc_is_present: an entry holds PARENT's address and its spec's TO
+ * matches CHILD. */
 int symspec_arc_selected(const struct options *o, const struct sym *parent,
 			 const struct sym *child, int table)
 {
-	for (size_t k = 0; k < o->nspecs; k++) {
-		const struct symspec *s = &o->specs[k];
-		if (s->table != table)
-			continue;
-		if (match(s->file, s->name, s->line, parent) &&
-		    (!s->has_right || match(s->rfile, s->rname, s->rline, child)))
+	int t = table == EXCL_ARCS;
+	for (size_t j = 0; j < o->arc_tab_len[t]; j++) {
+		const struct arc_entry *e = &o->arc_tab[t][j];
+		const struct symspec *s = &o->specs[e->spec];
+		if (parent->addr >= e->addr && parent->addr <= e->end_addr && s->has_right &&
+		    match(s->rfile, s->rname, s->rline, child))
 			return 1;
 	}
 	return 0;
@@ -106,5 +161,10 @@ void symspec_release(struct options *o)
 		free(o->specs[k].owned);
 	free(o->specs);
 	o->specs = NULL;
+	for (int t = 0; t < 2; t++) {
+		free(o->arc_tab[t]);
+		o->arc_tab[t] = NULL;
+		o->arc_tab_len[t] = 0;
+	}
 	o->nspecs = 0;
 }

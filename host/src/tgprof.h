@@ -184,6 +184,14 @@ struct symspec {
 	char *owned;
 };
 
+/* gprof's table of arcs for -k and -q/-Q FROM/TO: one entry per run of consecutive
+ * symbols a spec's FROM matches, one entry per address (symspec.c). */
+struct arc_entry {
+	uint64_t addr, end_addr;
+	size_t spec;               /* index into struct options.specs */
+	size_t seq;                /* creation order (ties) */
+};
+
 struct options {
 	int brief;                 /* -b */
 	int ignore_zeros;          /* default 1, -z clears */
@@ -206,6 +214,8 @@ struct options {
 	double dot_threshold;
 	int extra_warnings;
 	unsigned table_len[NUM_TABLES];
+	struct arc_entry *arc_tab[2];  /* INCL_ARCS, EXCL_ARCS */
+	size_t arc_tab_len[2];
 };
 
 enum { STYLE_FLAT = 1, STYLE_GRAPH = 2, STYLE_INFO = 4, STYLE_SUM = 8, STYLE_EXEC = 16,

@@ -4,16 +4,28 @@ profile, for outputs.sh:
   dotcheck.py count DOT              number of nodes
   dotcheck.py thresholds CG          "T1 N1 T2 N2": thresholds in wide gaps of %time, entries above
   dotcheck.py edges DOT CG MIN       edges = gprof's arcs (caller, callee, count), at least MIN
-  dotcheck.py hottest DOT CG         the reddest node is the entry with the most %time"""
-import re, sys
+  dotcheck.py hottest DOT CG         the reddest node is the entry with the most %time
+  dotcheck.py has DOT ITEM...        each ITEM is there: "f" a node, "f>g" an edge; "!f", "!f>g"
+                                     not there (a node by its name: its label up to " (")
+  dotcheck.py names DOT WIDTH        "LABEL<TAB>TOOLTIP" of each node, the label's lines joined
+                                     by "|"; exit 1 if a line is longer than WIDTH characters
+  dotcheck.py gmon ELF OUT SAMPLES ARCS
+                                     write a gmon.out (100 Hz) for ELF's functions: SAMPLES
+                                     "f=N ...", ARCS "f>g=COUNT ..."
+"""
+import re, struct, subprocess, sys
+
+NODE = re.compile(r'^  n(\d+) \[label="((?:[^"\\]|\\.)*)", (?:tooltip="((?:[^"\\]|\\.)*)", )?'
+                  r'fillcolor="([\d.]+) ', re.M | re.S)
 
 def dot(path):
     text = open(path).read()
     nodes = {}
-    for m in re.finditer(r'^  n(\d+) \[label="((?:[^"\\]|\\.)*)", fillcolor="([\d.]+) ', text, re.M | re.S):
-        nodes[m.group(1)] = (m.group(2).split("\n")[0].split(" (")[0], float(m.group(3)))
-    edges = [(nodes[m.group(1)][0], nodes[m.group(2)][0], int(m.group(3)))
-             for m in re.finditer(r'^  n(\d+) -> n(\d+) \[label="(\d+)', text, re.M)]
+    for m in NODE.finditer(text):
+        nodes[m.group(1)] = (m.group(2).split("\n")[0].split(" (")[0], float(m.group(4)))
+    # counts are written 1,234,567
+    edges = [(nodes[m.group(1)][0], nodes[m.group(2)][0], int(m.group(3).replace(",", "")))
+             for m in re.finditer(r'^  n(\d+) -> n(\d+) \[label="([\d,]+)', text, re.M)]
     return nodes, edges
 
 def strip(name):
@@ -69,3 +81,51 @@ elif mode == "hottest":
     if not hot & want or abs(hue - 0.6 * (1 - top / 100)) > 0.001:
         print("reddest %s (hue %.3f), hottest %s (%.1f%%)" % (hot, hue, want, top))
         sys.exit(1)
+elif mode == "has":
+    nodes, edges = dot(sys.argv[2])
+    names = {n for n, _ in nodes.values()}
+    pairs = {(a, b) for a, b, _ in edges}
+    wrong = []
+    for item in sys.argv[3:]:
+        want = not item.startswith("!")
+        what = item.lstrip("!")
+        there = tuple(what.split(">")) in pairs if ">" in what else what in names
+        if there != want:
+            wrong.append(item)
+    if wrong:
+        print("wrong: %s; nodes %s" % (wrong, sorted(names)))
+        sys.exit(1)
+elif mode == "names":
+    width, bad = int(sys.argv[3]), 0
+    for m in NODE.finditer(open(sys.argv[2]).read()):
+        label, tip = m.group(2), m.group(3) or ""
+        lines = label.split("\n")
+        if max(len(l) for l in lines) > width:
+            print("too wide: %r" % label[:200], file=sys.stderr)
+            bad = 1
+        print("%s\t%s" % (label.replace("\n", "|"), tip))
+    sys.exit(bad)
+elif mode == "gmon":
+    elf, out = sys.argv[2], sys.argv[3]
+    fns = {}
+    for line in subprocess.run(["nm", "-S", "--defined-only", elf], capture_output=True,
+                               text=True, check=True).stdout.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[2] in "tT":
+            fns[f[3]] = (int(f[0], 16), int(f[1], 16))
+    low = min(a for a, _ in fns.values()) & ~1
+    high = (max(a + n for a, n in fns.values()) + 1) & ~1
+    bins = [0] * ((high - low) // 2)
+    for item in sys.argv[4].split():
+        name, n = item.split("=")
+        a, size = fns[name]
+        bins[(a + size // 2 - low) // 2] += int(n)   # a bin in the middle of the function
+    data = b"gmon" + struct.pack("<I", 1) + bytes(12)
+    data += b"\0" + struct.pack("<QQII", low, high, len(bins), 100) + b"seconds".ljust(15, b"\0") + b"s"
+    data += struct.pack("<%dH" % len(bins), *bins)
+    for item in sys.argv[5].split():
+        edge, n = item.split("=")
+        caller, callee = edge.split(">")
+        a, size = fns[caller]
+        data += b"\1" + struct.pack("<QQI", a + min(4, size - 1), fns[callee][0], int(n))
+    open(out, "wb").write(data)

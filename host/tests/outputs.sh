@@ -53,6 +53,43 @@ check "DOT edge labels are the call graph's call counts (generated profile)" $D 
 # (-z: a run without samples leaves out main, which nothing calls)
 gprof -b -q -z prog gmon.out > run.cg
 check "DOT edge labels are the call graph's call counts (the run, with cycles)" $D edges all.dot run.cg 10
+# Pictures a person can read (issue 10).  A made profile of a recursive-descent parser
+# (progs/parse.c): the cycle expr -> term -> factor -> expr has 98% of the time, all in
+# factor's callee digit; expr, the member main and batch (60%) call, has 0.0% of its own,
+# and so has term.  The way in stays drawn, whatever the threshold; eval, a small caller
+# of the cycle (0.1%), stays out.
+gcc -pg -O1 -g "$P/parse.c" -o parse || nok "building parse"
+$D gmon parse entry.gmon "digit=980 batch=10 main=10" "main>batch=1 main>expr=400 \
+batch>expr=600 main>eval=1 eval>expr=1 expr>term=1200 term>factor=1500 factor>expr=200 \
+factor>digit=9999999 term>digit=1 main>digit=1"
+"$T" -b -q --dot=entry.dot parse entry.gmon > /dev/null 2>> err.txt
+check "DOT: a cycle entered by a member of 0% keeps its callers' edges and the way in" \
+	$D has entry.dot main batch expr term factor digit 'main>expr' 'batch>expr' 'expr>term' \
+	'term>factor' 'factor>expr' 'factor>digit' '!eval'
+check "DOT: '1 call', never '1 calls'" sh -c 'grep -q "^1 call\"" entry.dot && ! grep -q "\<1 calls" entry.dot'
+# main -> digit: 9.8 s x 1 / 10000001 calls
+check "DOT: times in s, ms, µs or ns, no exponent (an edge of 980 ns)" sh -c \
+	'grep -q "^980 ns est\.\"" entry.dot && grep -q "^100 ms self$" entry.dot &&
+	 grep -q "^9.8 s self$" entry.dot && ! grep -Eq "[0-9][eE][-+]?[0-9]" entry.dot'
+# C++ names of hundreds of characters (std::map of std::string): short in the box, whole
+# in the tooltip, and a picture of a reasonable width.
+if command -v g++ > /dev/null; then
+	mkdir -p cxx	# its own gmon.out
+	g++ -pg -O2 -g "$P/maps.cc" -o maps && (cd cxx && ../maps 20 > /dev/null) &&
+		mv cxx/gmon.out maps.gmon || nok "building and running maps.cc"
+	"$T" -b -q --graph-threshold=0 --dot=maps.dot --svg=maps.svg maps maps.gmon > /dev/null 2>> err.txt
+	check "DOT: the lines of C++ names of hundreds of characters fit in 64 columns" \
+		sh -c "$D names maps.dot 64 > maps.names"
+	check "DOT: template arguments elided in the box, the full name in the tooltip" \
+		awk -F '\t' 'index($1, "add(std::map<...>&, unsigned int)|") == 1 && length($2) > 300 &&
+		index($2, "add(std::map<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, std::vector<std::pair<") == 1 { f = 1 }
+		END { exit !f }' maps.names
+	w=$(dot -Tplain maps.dot | awk 'NR == 1 { print int($3) }')
+	check "DOT of the C++ program drawn at most 40 inches wide ($w)" [ "${w:-999}" -le 40 ]
+	check "SVG: the full name as the tooltip" grep -q 'xlink:title="add(std::map&lt;std::__cxx11::basic_string&lt;char' maps.svg
+else
+	ok "C++ names in DOT # SKIP g++ is not installed"
+fi
 check "no sanitizer report" sh -c '! grep -q "Sanitizer\|runtime error" err.txt'
 check "SVG written through dot" grep -q '<svg' g.svg
 check "JSON parses" python3 -c 'import json,sys; json.load(open("p.json"))'

@@ -174,6 +174,75 @@ for field in size offset; do
 		nok ".text $field past the end, -c: exit $rc, $(cmp ref.out out.txt) $(head -c 200 err.txt)"
 	fi
 done
+# Fields BFD rejects or ignores (issue 10): gprof's exit status, and an error that names
+# the file and the offset of the bad field.
+# patch_elf ELF OUT WHAT [SECTION VALUE]: WHAT is class/data VALUE (the ident byte),
+# shstrndx VALUE, or entsize SECTION VALUE; prints the offset of the field changed.
+patch_elf() {
+	python3 -c '
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+what, args = sys.argv[3], sys.argv[4:]
+is64, E = d[4] == 2, "<" if d[5] == 1 else ">"
+if what in ("class", "data"):
+    at = 4 if what == "class" else 5
+    d[at] = int(args[0])
+elif what == "shstrndx":
+    at = 0x3e if is64 else 0x32
+    struct.pack_into(E + "H", d, at, int(args[0]))
+else:
+    shoff, = struct.unpack_from(E + ("Q" if is64 else "I"), d, 0x28 if is64 else 0x20)
+    shentsize, shnum, shstrndx = struct.unpack_from(E + "HHH", d, 0x3a if is64 else 0x2e)
+    str_at = shoff + shstrndx * shentsize + (24 if is64 else 16)
+    stroff, = struct.unpack_from(E + ("Q" if is64 else "I"), d, str_at)
+    for i in range(shnum):
+        sh = shoff + i * shentsize
+        name = d[stroff + struct.unpack_from(E + "I", d, sh)[0]:].split(b"\0")[0].decode()
+        if name == args[0]:
+            at = sh + (56 if is64 else 36)
+            struct.pack_into(E + ("Q" if is64 else "I"), d, at, int(args[1]))
+print(at)
+open(sys.argv[2], "wb").write(d)' "$@"
+}
+# elf_case LABEL GPROF ELF GMON PATCH... -- MESSAGE-REGEX (with @ for the offset)
+elf_case() {
+	local label=$1 gp=$2 elf=$3 gm=$4; shift 4
+	local args=() off re
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	re=$2
+	off=$(patch_elf "$elf" bad.elf "${args[@]}") || { nok "$label: patching"; return; }
+	$gp -b bad.elf "$gm" > /dev/null 2>&1
+	local rr=$?
+	"$T" -b bad.elf "$gm" > /dev/null 2> err.txt
+	local rc=$?
+	if [ $rc = $rr ] && [ "$(wc -l < err.txt)" = 1 ] && grep -q "error: bad.elf: offset ${re//@/$off}" err.txt; then
+		ok "$label: exit $rc as gprof, error at offset $off"
+	else
+		nok "$label: exit $rc (gprof $rr): $(head -c 300 err.txt)"
+	fi
+}
+elf_case "x86-64 .symtab sh_entsize 0" gprof x.elf good.gmon entsize .symtab 0 -- "@: symbol table entry size (sh_entsize) 0, not 24"
+elf_case "x86-64 .symtab sh_entsize 30" gprof x.elf good.gmon entsize .symtab 30 -- "@: symbol table entry size (sh_entsize) 30, not 24"
+elf_case "ARM .symtab sh_entsize 0" arm-none-eabi-gprof a.elf good32.gmon entsize .symtab 0 -- "@: symbol table entry size (sh_entsize) 0, not 16"
+elf_case "x86-64 .dynsym sh_entsize 0" gprof g.elf goodg.gmon entsize .dynsym 0 -- "@: dynamic symbol table entry size (sh_entsize) 0, not 24"
+elf_case "x86-64 e_shstrndx past the sections" gprof x.elf good.gmon shstrndx 200 -- "@: section name table index 200 is past the section headers: can't find .text section"
+elf_case "x86-64 e_shstrndx not a string table" gprof x.elf good.gmon shstrndx 1 -- "@: section name table index 1 is not a string table"
+elf_case "ARM e_shstrndx past the sections" arm-none-eabi-gprof a.elf good32.gmon shstrndx 200 -- "@: section name table index 200 is past"
+elf_case "64-bit ELF marked 32-bit" gprof x.elf good.gmon class 1 -- "@: EI_CLASS says 32-bit, but the header is a 64-bit one (e_shentsize 64 at offset 58)"
+elf_case "32-bit ELF marked 64-bit" arm-none-eabi-gprof a.elf good32.gmon class 2 -- "@: EI_CLASS says 64-bit, but the header is a 32-bit one (e_shentsize 40 at offset 46)"
+elf_case "EI_CLASS 3" gprof x.elf good.gmon class 3 -- "@: bad ELF class 3"
+elf_case "EI_DATA 7" gprof x.elf good.gmon data 7 -- "@: bad ELF byte order 7"
+# Writing standard output fails (a full disk): gprof 2.40 says nothing and exits 0;
+# tgprof says so and exits 1 (a documented difference).
+if [ -w /dev/full ]; then
+	"$T" -b x.elf good.gmon > /dev/full 2> err.txt
+	rc=$?
+	if [ $rc = 1 ] && grep -q "error: write error on standard output" err.txt; then
+		ok "standard output on /dev/full: exit 1 and an error"
+	else
+		nok "standard output on /dev/full: exit $rc: $(head -c 200 err.txt)"
+	fi
+fi
 printf '\177EL' > elf3
 "$T" -b elf3 good.gmon > /dev/null 2> err.txt
 if [ $? = 1 ] && grep -q "elf3: offset 0: file too short for an ELF header" err.txt; then

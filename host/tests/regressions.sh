@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# What trying tgprof on real third-party programs found (issue 10), beyond gprof parity
+# (compare-synthetic.sh) and hostile inputs (robustness.sh): callgrind files with C++
+# names demangled as valgrind writes them, --svg to a path that cannot be written, and
+# the ELF fuzzer's temporary files.
+set -u
+B=${BUILD:-build}/host
+case $B in /*) ;; *) B=$PWD/$B ;; esac   # absolute, BUILD may be either
+T=$B/tgprof-san
+G=$B/gen-gmon
+SRC=$PWD
+for x in "$T" "$G"; do [ -x "$x" ] || { echo "not ok 1 - $x missing"; exit 1; }; done
+# A private directory per run: several sessions may run the tests in one tree at once.
+mkdir -p "$B/tests" || exit 1
+W=$(mktemp -d "$B/tests/regressions.XXXXXX") || exit 1
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
+cd "$W" || exit 1
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+# LeakSanitizer cannot run everywhere (under ptrace, some containers): then without it.
+"$T" --version > /dev/null 2>&1 || export ASAN_OPTIONS=detect_leaks=0
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok() { n=$((n + 1)); echo "not ok $n - $*"; }
+sanitizer_clean() { ! grep -q 'ERROR: AddressSanitizer\|runtime error:\|LeakSanitizer' "$1"; }
+
+# ---- callgrind: C++ names demangled, as valgrind writes them ---------------------------
+if command -v g++ > /dev/null; then
+	g++ -pg -O0 -g "$SRC/host/tests/progs/shapes.cc" -o cxx.elf && ./cxx.elf 2000 > /dev/null ||
+		{ nok "building and running the C++ program"; exit 1; }
+	# every function name of the callgrind file is one gprof prints (demangled) in its flat
+	# profile, and there is a C++ one among them
+	gprof -b -p -z cxx.elf gmon.out | sed -n 's/^ *[0-9.]\+ \+[0-9.]\+ \+[0-9.]\+ \+\([0-9]\+ \+[0-9.]\+ \+[0-9.]\+ \+\)\?//p' |
+		sort -u > gprof.names
+	"$T" -b --callgrind=cg.out cxx.elf gmon.out > /dev/null 2> err.txt
+	sed -n 's/^c\?fn=//p' cg.out | sort -u > cg.names
+	if sanitizer_clean err.txt && [ -s cg.names ] && ! grep -q '^_Z' cg.names &&
+		grep -qx 'geo::Disc::area(int) const' cg.names && [ -z "$(comm -23 cg.names gprof.names)" ]; then
+		ok "callgrind: C++ names demangled ($(wc -l < cg.names) names, all as gprof prints them)"
+	else
+		nok "callgrind names: $(comm -23 cg.names gprof.names | head -3 | tr '\n' ' ')"
+	fi
+	"$T" -b --no-demangle --callgrind=cg.out cxx.elf gmon.out > /dev/null 2> err.txt
+	if grep -qx 'fn=_ZNK3geo4Disc4areaEi' cg.out; then
+		ok "callgrind with --no-demangle: names as in the symbol table"
+	else
+		nok "callgrind with --no-demangle: $(grep -m3 '^fn=' cg.out | tr '\n' ' ')"
+	fi
+else
+	ok "callgrind C++ names # SKIP g++ is not installed"
+fi
+
+# ---- --svg: a path that cannot be written is not a missing graphviz --------------------
+"$G" asm 60 3 > f.s && gcc -nostdlib -static -Wl,-e,_start f.s -o x.elf &&
+	"$G" gmon x.elf g.gmon -s 5 -a 40 -n 300 -k 8 || { nok "building the synthetic inputs"; exit 1; }
+mkdir adir
+for out in "$W/no/such/dir/cg.svg" adir; do
+	"$T" -b --svg="$out" x.elf g.gmon > /dev/null 2> err.txt
+	rc=$?
+	if [ $rc = 1 ] && grep -q "error: $out: cannot write the SVG file: " err.txt && ! grep -qi graphviz err.txt; then
+		ok "--svg=$(basename "$out") that cannot be written: says so, exit 1"
+	else
+		nok "--svg=$out: exit $rc: $(head -c 300 err.txt)"
+	fi
+done
+# without dot on the PATH: graphviz is blamed, and no empty SVG file is left
+mkdir nodot
+PATH=$W/nodot "$T" -b --svg=cg.svg x.elf g.gmon > /dev/null 2> err.txt
+rc=$?
+if [ $rc = 1 ] && grep -q "error: cg.svg: graphviz's dot could not be run; is graphviz installed?" err.txt && [ ! -e cg.svg ]; then
+	ok "--svg without graphviz's dot: says so, leaves no file"
+else
+	nok "--svg without dot: exit $rc, $(ls cg.svg 2> /dev/null) $(head -c 300 err.txt)"
+fi
+
+# ---- the ELF fuzzer leaves no temporary file (in $TMPDIR or /tmp) ----------------------
+if command -v clang > /dev/null && echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' > t.c &&
+	clang -fsanitize=fuzzer t.c -o t.fuzz 2> /dev/null; then
+	# without the sanitizers (built by make fuzz): only the file handling is checked here
+	clang -std=gnu11 -O1 -fsanitize=fuzzer -I"$SRC/host/src" "$SRC/host/fuzz/fuzz-elf.c" \
+		$(ls "$SRC"/host/src/*.c | grep -v '/main\.c$') -lelf -ldw -lm -ldl -o fuzz-elf ||
+		{ nok "building the ELF fuzzer"; exit 1; }
+	mkdir corpus tmp && cp x.elf corpus/
+	TMPDIR=$W/tmp ./fuzz-elf -runs=200 -seed=1 corpus > fuzz.log 2>&1 &
+	pid=$!
+	wait $pid
+	rc=$?
+	left=$(ls -A tmp; ls /tmp/tgprof-fuzz-elf.$pid 2> /dev/null)
+	if [ $rc = 0 ] && grep -q 'Done 200 runs' fuzz.log && [ -z "$left" ]; then
+		ok "ELF fuzzer: 200 runs, no temporary file left"
+	else
+		nok "ELF fuzzer: exit $rc, left: $left $(tail -c 200 fuzz.log)"
+		rm -f "/tmp/tgprof-fuzz-elf.$pid"
+	fi
+else
+	ok "ELF fuzzer temporary files # SKIP clang with libFuzzer is not installed"
+fi
+echo "1..$n"
