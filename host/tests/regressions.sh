@@ -4,24 +4,9 @@
 # names demangled as valgrind writes them, --svg to a path that cannot be written, and
 # the ELF fuzzer's temporary files.
 set -u
-B=${BUILD:-build}/host
-case $B in /*) ;; *) B=$PWD/$B ;; esac   # absolute, BUILD may be either
-T=$B/tgprof-san
-G=$B/gen-gmon
+. "$(dirname "$0")/lib.sh" regressions
 SRC=$PWD
-for x in "$T" "$G"; do [ -x "$x" ] || { echo "not ok 1 - $x missing"; exit 1; }; done
-# A private directory per run: several sessions may run the tests in one tree at once.
-mkdir -p "$B/tests" || exit 1
-W=$(mktemp -d "$B/tests/regressions.XXXXXX") || exit 1
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
 cd "$W" || exit 1
-export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
-# LeakSanitizer cannot run everywhere (under ptrace, some containers): then without it.
-"$T" --version > /dev/null 2>&1 || export ASAN_OPTIONS=detect_leaks=0
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
-sanitizer_clean() { ! grep -q 'ERROR: AddressSanitizer\|runtime error:\|LeakSanitizer' "$1"; }
 
 # ---- callgrind: C++ names demangled, as valgrind writes them ---------------------------
 if command -v g++ > /dev/null; then

@@ -3,22 +3,8 @@
 # empty files.  Every run must end with exit status 0 (the input happened to be valid)
 # or 1 with an error that names the file, and never with a crash or a sanitizer report.
 set -u
-B=${BUILD:-build}/host
-case $B in /*) ;; *) B=$PWD/$B ;; esac   # absolute, BUILD may be either
-T=$B/tgprof-san
-G=$B/gen-gmon
-for x in "$T" "$G"; do [ -x "$x" ] || { echo "not ok 1 - $x missing"; exit 1; }; done
-# A private directory per run: several sessions may run the tests in one tree at once.
-mkdir -p "$B/tests" || exit 1
-W=$(mktemp -d "$B/tests/robustness.XXXXXX") || exit 1
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
+. "$(dirname "$0")/lib.sh" robustness
 cd "$W" || exit 1
-export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
-# LeakSanitizer cannot run everywhere (under ptrace, some containers): then without it.
-"$T" --version > /dev/null 2>&1 || export ASAN_OPTIONS=detect_leaks=0
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
 
 # run_case LABEL FILE-NAMED-IN-ERRORS ARGS...: returns 0 if the run was acceptable.
 bad=""
