@@ -40,20 +40,19 @@ static size_t bins_start(void) { return HDR_BYTES + HIST_HDR_BYTES; }
 
 static size_t arcs_start(const struct profile_state *s)
 {
-    return bins_start() + (size_t)s->nbins * 2;
+    return (size_t)profile_gmon_bytes(s->nbins, 0);
 }
 
-uint64_t profile_gmon_max_size(uint64_t nbins, uint64_t arcs_capacity)
+uint64_t profile_gmon_bytes(uint64_t nbins, uint64_t narcs)
 {
-    return HDR_BYTES + HIST_HDR_BYTES + nbins * 2 + arcs_capacity * ARC_BYTES;
+    return bins_start() + nbins * 2 + narcs * ARC_BYTES;
 }
 
 size_t profile_gmon_size(const struct profile_gmon_reader *r)
 {
     const struct profile_state *s = r->state;
-    if (!s->bins)
-        return 0;
-    return arcs_start(s) + (size_t)s->arcs_used * ARC_BYTES;
+    /* (profile_on made sure that even a full table's image fits 32 bits) */
+    return s->bins ? (size_t)profile_gmon_bytes(s->nbins, s->arcs_used) : 0;
 }
 
 /* Moves the cursor to the arc with the given ordinal in file order (slot by slot, each

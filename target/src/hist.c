@@ -1,6 +1,23 @@
 /* Timer samples: the histogram half of the package. */
 #include "profile_priv.h"
 
+/* One sample in the bin at off (< armed_span). Interrupts masked. The bin sticks at
+ * 0xFFFF; the common case (below 0xFFFE) is the one straight path. */
+static inline void hist_count(struct profile_state *s, uintptr_t off)
+{
+    uint16_t *bin = &s->bins[off >> s->bucket_shift];
+    uint32_t v = *bin;
+    s->samples++;
+    if (__builtin_expect(v < PROFILE_BIN_MAX - 1, 1)) {
+        *bin = (uint16_t)(v + 1);
+        return;
+    }
+    if (v == PROFILE_BIN_MAX - 1) {
+        *bin = PROFILE_BIN_MAX;
+        s->buckets_saturated++;
+    }
+}
+
 /* Everything but a sample in range with the gate open: a pending reset, profiling off, a
  * PC outside the range. Entered with interrupts masked; restores them. */
 static __attribute__((noinline)) void hit_miss(struct profile_state *s, uintptr_t off,
@@ -8,12 +25,10 @@ static __attribute__((noinline)) void hit_miss(struct profile_state *s, uintptr_
 {
     profile_set_busy(1);  /* entered masked: a profile_lock section from here */
     if (profile_slow_path(s)) {
-        s->samples++;
         if (off < s->armed_span) {
-            uint16_t *bin = &s->bins[off >> s->bucket_shift];
-            if (*bin < PROFILE_BIN_MAX && ++*bin == PROFILE_BIN_MAX)
-                s->buckets_saturated++;
+            hist_count(s, off);
         } else {
+            s->samples++;
             s->samples_out_of_range++;
         }
     }
@@ -31,18 +46,7 @@ void __profile_hit(uintptr_t pc)
     uintptr_t off = pc - s->low_pc;
 
     if (__builtin_expect(off < s->armed_span, 1)) {
-        uint16_t *bin = &s->bins[off >> s->bucket_shift];
-        uint32_t v = *bin;
-        s->samples++;
-        if (__builtin_expect(v < PROFILE_BIN_MAX - 1, 1)) {
-            *bin = (uint16_t)(v + 1);
-            hal_profile_irq_restore(irq);
-            return;
-        }
-        if (v == PROFILE_BIN_MAX - 1) {
-            *bin = PROFILE_BIN_MAX;
-            s->buckets_saturated++;
-        }
+        hist_count(s, off);
         hal_profile_irq_restore(irq);
         return;
     }

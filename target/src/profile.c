@@ -147,7 +147,7 @@ static int profile_layout_compute(uintptr_t low, uintptr_t high, int bucket_size
     l->set_bytes = arcs_bytes + heads_bytes + l->nbins * sizeof(uint16_t);  /* < 2^35 */
     l->total_bytes = l->set_bytes * (1 + PROFILE_SNAPSHOT);
     if (l->total_bytes > UINT32_MAX || l->total_bytes > SIZE_MAX ||
-        profile_gmon_max_size(l->nbins, l->arcs_capacity) > UINT32_MAX)
+        profile_gmon_bytes(l->nbins, l->arcs_capacity) > UINT32_MAX)
         return -ENOMEM;
     return 0;
 }

@@ -105,8 +105,8 @@ void profile_arc_add(struct profile_state *s, uintptr_t off, uintptr_t self_pc, 
  * Called with interrupts masked. Returns nonzero if profiling is running afterwards. */
 int profile_slow_path(struct profile_state *s);
 
-/* Clears bins, arcs and counters and drops a reset gdb asked for (this is one). Called
- * inside a profile_lock section. */
+/* Clears bins, arcs and counters. Called inside a profile_lock section, by the slow path
+ * (which also settles a reset gdb asked for). */
 void profile_clear(struct profile_state *s);
 
 /* Zeroes the counters and empties the arc table (not the arrays). Interrupts masked. */
@@ -138,9 +138,9 @@ static inline void profile_unlock(hal_profile_irq_state irq)
     hal_profile_irq_restore(irq);
 }
 
-/* The largest gmon.out image a profile with nbins bins and arcs_capacity arcs can give
- * (gmon.c), computed without overflow: profile_on refuses a layout whose image does not
+/* The size of the gmon.out image of nbins bins and narcs arcs (gmon.c), computed without
+ * overflow: profile_on refuses a layout whose image, with its arc table full, does not
  * fit 32 bits. */
-uint64_t profile_gmon_max_size(uint64_t nbins, uint64_t arcs_capacity);
+uint64_t profile_gmon_bytes(uint64_t nbins, uint64_t narcs);
 
 #endif

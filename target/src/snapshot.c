@@ -163,15 +163,18 @@ void profile_snapshot_release(struct profile_gmon_reader *r, int delivered)
         s->samples_retired += f->samples;
         f->samples = 0;         /* (profile_get_stats counts frozen samples) */
     }
-    /* The frozen set becomes the spare once it is zero again: zeroed a step at a time,
-     * each step checking that the memory is still the snapshot's. */
+    /* The frozen set becomes the spare once its heads and bins are zero again (the arc
+     * records need not be: arc_insert writes every field of one it hands out). A merge
+     * has zeroed the bins already. Zeroed a step at a time, each step checking that the
+     * memory is still the snapshot's. */
     char *base = f->arcs ? (char *)f->arcs : (char *)f->bins;
-    size_t bytes = s->set_bytes;
+    char *zero = f->heads ? (char *)f->heads : (char *)f->bins;
+    size_t bytes = (size_t)((char *)(delivered ? f->bins + f->nbins : f->bins) - zero);
     profile_unlock(irq);
     for (size_t done = 0; done < bytes; done += ZERO_CHUNK) {
         if (!step_begin(r, &irq))
             return;
-        memset(base + done, 0, bytes - done > ZERO_CHUNK ? ZERO_CHUNK : bytes - done);
+        memset(zero + done, 0, bytes - done > ZERO_CHUNK ? ZERO_CHUNK : bytes - done);
         profile_unlock(irq);
     }
     if (!step_begin(r, &irq))
