@@ -152,7 +152,8 @@ static int profile_layout_compute(uintptr_t low, uintptr_t high, int bucket_size
     return 0;
 }
 
-/* Start the timer and check the rate it gives (gmon.out states it in whole Hz). */
+/* Start the timer and check the rate it gives (gmon.out states it in whole Hz); a rate
+ * refused stops it again. Called in profile_on's section. */
 static int profile_start_timer(struct profile_state *s, int interval_us)
 {
     int actual = hal_enable_profile_timer(interval_us);
@@ -162,8 +163,10 @@ static int profile_start_timer(struct profile_state *s, int interval_us)
      * 300 ms: 3.33 Hz) would make every time gprof prints wrong by as much: refused. */
     uint32_t rate = (uint32_t)((1000000u + (unsigned)actual / 2) / (unsigned)actual);
     uint64_t one_second = (uint64_t)rate * (unsigned)actual;  /* in us, as gprof will see it */
-    if (rate == 0 || one_second > 1010000u || one_second < 990000u)
+    if (rate == 0 || one_second > 1010000u || one_second < 990000u) {
+        hal_disable_profile_timer();
         return -EINVAL;
+    }
     s->prof_rate = rate;
     return 0;
 }
@@ -209,12 +212,15 @@ int profile_on(void *start, void *end, int bucket_size, int interval_us)
     s->bucket_shift = l.bucket_shift;
     s->low_pc = low;
     s->high_pc = low + (uintptr_t)l.span;
-    s->running = 1;
     s->open_span = (uintptr_t)l.open_span;
-    s->armed_span = s->open_span;
-    profile_unlock(irq);
-
+    /* The timer starts inside the section, so that its first sample waits for the unlock
+     * and nobody (gdb, a TFTP client) sees a running profile without its rate. */
     rc = profile_start_timer(s, interval_us);
+    if (rc == 0) {
+        s->running = 1;
+        s->armed_span = s->open_span;
+    }
+    profile_unlock(irq);
     if (rc) {
         free(profile_stop(s));
         return rc;

@@ -5,7 +5,8 @@
  * nothing outside changes: while a transfer reads its snapshot block by block, main goes
  * on calling work(), and a fast timer interrupt (a -pg handler) nests anywhere, including
  * inside the package's own code. Transfers are delivered and abandoned (merged back) in
- * turn. The fast timer's handler also tries profile_on() and profile_off(), which an
+ * turn, and after each the data is discarded by profile_reset() and by profile_on()
+ * (sweep_discard counts what they discard). The fast timer's handler also tries profile_on() and profile_off(), which an
  * interrupt handler may not do: both must be refused and change nothing.
  *
  * The true counts, kept apart from the package: sweep_samples_taken (every profile timer
@@ -86,6 +87,9 @@ int main(void)
         for (int i = 0; i < SWEEP_WORK; i++)
             work();
         sweep_transfer(round % 2, between_blocks);
+        /* profile_reset(), then profile_on() again: their sections are swept too */
+        sweep_discard(NULL, mid);
+        sweep_discard(_stext, mid);
     }
     board_fast_timer_stop();
     printf("sweep: %u transfers delivered\n", (unsigned)sweep_delivered.files);

@@ -25,6 +25,11 @@ struct sweep_totals {
  * between() called after each block; delivered or abandoned. */
 void sweep_transfer(int deliver, void (*between)(void));
 extern struct sweep_totals sweep_delivered;
+
+/* sweep_support.c: profile_reset() (start == NULL) or profile_on(start, end, ...) again,
+ * adding what it discards to sweep_discarded first, as one change for gdb. */
+void sweep_discard(char *start, char *end);
+extern struct sweep_totals sweep_discarded;
 /* Every sample the profile timer took (counted before __profile_hit sees it). */
 extern volatile uint32_t sweep_samples_taken;
 

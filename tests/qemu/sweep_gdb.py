@@ -60,7 +60,7 @@ while True:
         if int(gdb.parse_and_eval("profile_state.running")):
             refused.append([pc, str(e)])
         else:
-            off += 1   # before profile_on: nothing to dump
+            off += 1   # profiling off (before profile_on, inside a restart): nothing to dump
     tdump += time.time() - t0
 
 if probe:
@@ -72,11 +72,13 @@ else:
     def read(expr):
         return int(gdb.parse_and_eval(expr))
 
-    d = {f: read("sweep_delivered.%s" % f)
-         for f in ("samples", "out_of_range", "in_bins", "calls", "not_recorded", "files")}
+    def totals(var):
+        return {f: read("%s.%s" % (var, f))
+                for f in ("samples", "out_of_range", "in_bins", "calls", "not_recorded", "files")}
+
     result = {
         "hits": hits, "refused": refused, "adjusted": adjusted, "off": off, "dumps": dumps,
-        "delivered": d,
+        "delivered": totals("sweep_delivered"), "discarded": totals("sweep_discarded"),
         "samples_taken": read("sweep_samples_taken"),
         "calls": read("calls_main") + read("calls_isr"),
         "frozen_outstanding": read("(int)(profile_frozen.bins != 0)"),

@@ -6,11 +6,14 @@
 #include <stdint.h>
 #include <string.h>
 #include <cyg/profile/gmon.h>
+#include <cyg/profile/profile.h>
+#include "../../target/src/profile_priv.h"   /* busy, reset_pending: the gdb protocol */
 #include "calls.h"
 #include "sweep.h"
 
-/* Owned here: what delivered transfers held; the test reads it with gdb at the end. */
-struct sweep_totals sweep_delivered;
+/* Owned here: what delivered transfers held, and what profile_reset() and profile_on()
+ * discarded; the test reads them with gdb at the end. */
+struct sweep_totals sweep_delivered, sweep_discarded;
 /* Owned here (the profile timer interrupt increments it); read by the test at the end. */
 volatile uint32_t sweep_samples_taken;
 /* Owned by sweep_transfer: the snapshot's image as a client would receive it. */
@@ -71,4 +74,28 @@ void sweep_transfer(int deliver, void (*between)(void))
     if (deliver)
         add_image(image, size, &sweep_delivered);
     profile_snapshot_release(&r, deliver);
+}
+
+/*
+ * The live data is counted and then discarded in one masked section marked busy, so that
+ * gdb (which runs the target out of busy sections before it reads) never dumps what is
+ * counted here. A reset gdb asked for means gdb has the live data already: nothing to count.
+ */
+void sweep_discard(char *start, char *end)
+{
+    hal_profile_irq_state irq = hal_profile_irq_save();
+    profile_set_busy(1);
+    if (!profile_state.reset_pending) {
+        struct profile_gmon_reader r;
+        profile_gmon_reader_init(&r);
+        size_t size = profile_gmon_size(&r);
+        if (size > sizeof image || profile_gmon_read(&r, 0, image, size) != size)
+            firmware_failed("the live image");
+        add_image(image, size, &sweep_discarded);
+    }
+    if (!start)
+        profile_reset();        /* (its own section ends the busy one) */
+    else if (profile_on(start, end, 16, SWEEP_SAMPLE_US) != 0)
+        firmware_failed("profile_on again");
+    hal_profile_irq_restore(irq);
 }

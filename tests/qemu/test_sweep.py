@@ -5,12 +5,15 @@ The firmware (tests/qemu/sweep.c) runs rounds of snapshot transfers, delivered a
 abandoned in turn (the TFTP daemon's path, without a network), with main calling -pg code
 meanwhile and a -pg fast timer handler nesting anywhere. gdb (tests/qemu/sweep_gdb.py) puts
 a breakpoint on every instruction of the snapshot take, release and merge-back, the reset
-(slow path, clear) and the two hot paths with their slow halves (sample, mcount), and runs
-gprof_dump at each the first time it is reached, under -icount. Then:
-  - every instruction of those functions is reached (a few error branches excepted);
-  - every file's header agrees with its bins (samples = bins + samples outside the range);
-  - dumps + delivered snapshots + what remains = every sample the timer took and every
-    call the firmware made, exactly;
+(slow path, clear, profile_reset), profile_on and profile_off, and the two hot paths with
+their slow halves (sample, mcount), and runs gprof_dump at each the first time it is
+reached, under -icount. Then:
+  - every instruction of those functions that runs in this firmware is halted at (a
+    second boot reaches none of the others);
+  - every file's header agrees with its bins (samples = bins + samples outside the range)
+    and states the profile's sampling rate;
+  - dumps + delivered snapshots + what profile_reset()/profile_on() discarded + what
+    remains = every sample the timer took and every call the firmware made, exactly;
   - profile_on()/profile_off() from an interrupt handler were refused (the firmware checks
     and says so on the console).
 """
@@ -32,7 +35,8 @@ OBJDUMP = "arm-none-eabi-objdump"
 SWEPT = ("profile_snapshot_take", "profile_snapshot_release", "merge_back", "step_begin",
          "profile_slow_path", "profile_clear", "profile_clear_counts",
          "__profile_hit", "hit_miss", "__profile_mcount", "mcount_miss", "profile_arc_add",
-         "arc_insert")
+         "arc_insert", "profile_reset", "profile_on", "profile_off", "profile_stop",
+         "profile_set_layout", "profile_start_timer")
 
 
 def swept_functions():
@@ -99,8 +103,8 @@ def main():
     hit = set(r["hits"]) | {int(a) for a in r["adjusted"]}
     missed = sorted(a for a in where if a not in hit)
     print("# %d of %d instructions halted at and dumped (%d inside IT blocks: at the IT); "
-          "%d dumps; %d halts before profile_on" % (len(r["hits"]), len(where),
-                                                    len(r["adjusted"]), r["dumps"], r["off"]))
+          "%d dumps; %d halts with profiling off (before profile_on, inside a restart)"
+          % (len(r["hits"]), len(where), len(r["adjusted"]), r["dumps"], r["off"]))
     for name in sorted(funcs):
         n = sum(1 for a in where.values() if a == name)
         m = [a for a in missed if where[a] == name]
@@ -119,9 +123,10 @@ def main():
     # Every file whole; totals exact.
     files = sorted(f for f in os.listdir(OUT) if re.match(r"dump\d+\.out$", f)) + ["final.out"]
     samples = in_bins = oor = calls = not_recorded = 0
-    bad = []
+    bad, rates = [], {}
     for name in files:
         hdr, hist, arcs = h.gmon_parse(os.path.join(OUT, name))
+        rates.setdefault(hist[3], name)
         file_bins = sum(hist[4])
         if 0xFFFF in hist[4] or hdr[2] != file_bins + hdr[3]:
             bad.append((name, hdr[2], file_bins, hdr[3]))
@@ -130,20 +135,25 @@ def main():
         not_recorded += hdr[4]
         in_bins += file_bins
         calls += sum(a[2] for a in arcs)
-    d = r["delivered"]
+    # What was delivered or discarded, counted by the firmware: added up as one.
+    d = {k: r["delivered"][k] + r["discarded"][k] for k in r["delivered"]}
     t.ok(bad == [], "every dump's header agrees with its bins (%d files)" % len(files), bad[:10])
+    t.eq(sorted(rates), [1000000 // 25], "every file states the sampling rate (25 us: 40000 Hz)")
+    t.ok(r["discarded"]["files"] > 64 and r["discarded"]["samples"] > 0,
+         "profile_reset() and profile_on() discarded data (up to 64 times each; none when "
+         "gdb had just asked for a reset)", r["discarded"])
     t.ok(d["samples"] == d["in_bins"] + d["out_of_range"],
-         "the delivered snapshots' headers agree with their bins", d)
-    t.eq(d["files"], 32, "transfers delivered")
+         "the delivered and discarded data's headers agree with their bins", d)
+    t.eq(r["delivered"]["files"], 32, "transfers delivered")
     t.eq(r["frozen_outstanding"], 0, "no snapshot outstanding at the end")
     t.eq(samples + d["samples"], r["samples_taken"],
-         "samples: dumps + delivered + remaining = every sample the timer took")
+         "samples: dumps + delivered + discarded + remaining = every sample the timer took")
     t.eq(in_bins + oor + d["in_bins"] + d["out_of_range"], r["samples_taken"],
          "bins + samples outside the range, over all files = every sample")
     t.ok(oor > 0 and not_recorded > 0, "the slow paths ran: samples and calls outside the range",
          (oor, not_recorded))
     t.eq(calls + not_recorded + d["calls"] + d["not_recorded"], r["calls"],
-         "calls: dumps + delivered + remaining = every call the firmware made")
+         "calls: dumps + delivered + discarded + remaining = every call the firmware made")
     return t.done()
 
 

@@ -26,7 +26,8 @@ extern "C" {
 
 /**
  * Start the profile timer: an interrupt every interval_us microseconds (as near as the
- * hardware allows), whose handler calls __profile_hit(interrupted_pc).
+ * hardware allows), whose handler calls __profile_hit(interrupted_pc). Called with
+ * interrupts masked (hal_profile_irq_save): it must not wait for an interrupt.
  * @return the interval actually used in microseconds (> 0), or a negative errno.
  */
 int hal_enable_profile_timer(int interval_us);
