@@ -34,6 +34,7 @@ class GprofError(gdb.GdbError):
 
 
 def _state():
+    """profile_state of the live target, run out of any update it was halted in."""
     try:
         s = gdb.parse_and_eval("profile_state")
     except gdb.error:
@@ -43,6 +44,7 @@ def _state():
         # Without a live target gdb would read the ELF file's static image.
         raise GprofError("gprof: no running target: connect to it first (e.g. target "
                          "remote HOST:PORT) and stop it (Ctrl-C or a breakpoint)")
+    _quiesce(s)
     return s
 
 
@@ -117,7 +119,6 @@ class GprofData:
 
     def __init__(self):
         s = _state()
-        _quiesce(s)
         if not int(s["running"]) or int(s["bins"]) == 0:
             raise GprofError("gprof: target-side profiling is off (profile_on() has not "
                              "been called, failed, or profile_off() was called)")
@@ -229,7 +230,6 @@ def gprof_fetch(path="gmon.out"):
 
 def gprof_reset():
     s = _state()
-    _quiesce(s)
     if not int(s["running"]):
         raise GprofError("gprof: target-side profiling is off")
     gdb.execute("set var profile_state.reset_pending = 1")

@@ -83,14 +83,21 @@ class Qemu:
         self.close()
 
 
-def gdb(elf, port, commands, timeout=120):
-    """Run gdb-multiarch in batch mode with gprof.gdb loaded; returns (rc, output)."""
+def gdb_args(elf, port, commands):
+    """gdb-multiarch's command line: batch mode, gprof.gdb loaded, connected to the stub on
+    port (none if port is None), then commands."""
     args = ["gdb-multiarch", "-nx", "-batch", "-ex", "set pagination off",
-            "-ex", "set confirm off", "-x", GPROF_GDB, elf,
-            "-ex", "target remote 127.0.0.1:%d" % port]
+            "-ex", "set confirm off", "-x", GPROF_GDB, elf]
+    if port is not None:
+        args += ["-ex", "target remote 127.0.0.1:%d" % port]
     for c in commands:
         args += ["-ex", c]
-    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    return args
+
+
+def gdb(elf, port, commands, timeout=120):
+    """Run gdb-multiarch in batch mode with gprof.gdb loaded; returns (rc, output)."""
+    p = subprocess.run(gdb_args(elf, port, commands), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                        timeout=timeout, stdin=subprocess.DEVNULL)
     return p.returncode, p.stdout
 

@@ -183,8 +183,7 @@ def main():
     shutil.rmtree(nodir, ignore_errors=True)
     os.makedirs(nodir)
     for macro in ("gprof_dump", "gprof_fetch", "gprof_reset", "gprof_stats"):
-        p = subprocess.run(["gdb-multiarch", "-nx", "-batch", "-x", h.GPROF_GDB, ELF,
-                            "-ex", macro], cwd=nodir, stdout=subprocess.PIPE,
+        p = subprocess.run(h.gdb_args(ELF, None, [macro]), cwd=nodir, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, timeout=60)
         t.ok("gprof: no running target" in p.stdout and "profiling is off" not in p.stdout
              and not os.listdir(nodir), "%s without a target: 'no running target'" % macro,

@@ -33,9 +33,7 @@ def stopped_dump(tg, ddir):
     pid = tg.qemu.proc.pid
     os.kill(pid, signal.SIGSTOP)
     try:
-        args = ["gdb-multiarch", "-nx", "-batch", "-ex", "set pagination off", "-x",
-                h.GPROF_GDB, tg.elf, "-ex", "target remote 127.0.0.1:%d" % tg.qemu.port,
-                "-ex", "cd " + ddir, "-ex", "gprof_dump", "-ex", "detach"]
+        args = h.gdb_args(tg.elf, tg.qemu.port, ["cd " + ddir, "gprof_dump", "detach"])
         p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                              stdin=subprocess.DEVNULL)
         time.sleep(0.3)    # gdb starts and connects (the kernel accepts for QEMU)
