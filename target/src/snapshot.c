@@ -123,16 +123,21 @@ static void merge_back(const struct profile_gmon_reader *r)
         profile_unlock(irq);
     }
 
-    /* Arcs, one per step; the frozen set's chains are read only here and never change. */
-    for (uint32_t slot = 0;; slot++) {
+    /* Arcs, one per step, and up to MERGE_CHUNK empty slots skipped per step; the frozen
+     * set's chains are read only here and never change. */
+    for (uint32_t slot = 0;;) {
         if (!step_begin(r, &irq))
             return;
-        if (slot >= f->nslots) {
-            profile_unlock(irq);
-            break;
-        }
-        uint32_t i = f->heads[slot];
+        uint32_t stop = f->nslots - slot > MERGE_CHUNK ? slot + MERGE_CHUNK : f->nslots;
+        while (slot < stop && f->heads[slot] == 0)
+            slot++;
+        int last = slot >= f->nslots;
+        uint32_t i = slot < stop ? f->heads[slot] : 0;
         profile_unlock(irq);
+        if (last)
+            break;
+        if (i == 0)
+            continue;           /* a chunk of empty slots: the next step goes on from slot */
         while (i != 0) {
             if (!step_begin(r, &irq))
                 return;
@@ -145,6 +150,7 @@ static void merge_back(const struct profile_gmon_reader *r)
             i = a->next;
             profile_unlock(irq);
         }
+        slot++;
     }
 }
 
