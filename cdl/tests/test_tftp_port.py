@@ -10,7 +10,10 @@ user-mode networking (QEMU forwards one host port to each guest address and port
                                           (QEMU's 10.0.2.2) gets gmon.out, and packets from
                                           10.0.2.99 during its transfer change nothing; booted
                                           again with the host at 10.0.2.4 (QEMU's host=), the
-                                          host's requests get ERROR 2 and nothing is reset.
+                                          host's requests get ERROR 2 and nothing is reset;
+  CYGDAT_PROFILE_TFTP_ALLOW="10.0.2.2" CYGNUM_PROFILE_TFTP_ALLOW_PREFIX=24
+                                          host bits set beyond the prefix: the daemon does
+                                          not start (it says why) and serves nobody.
 Also the configurator's checks of the allow options."""
 import contextlib
 import glob
@@ -216,6 +219,20 @@ def main():
             t.ok(st["transfers"] == 0 and st["denied"] == 8 and samples == samples_total and samples > 0,
                  "... nothing changed: no transfer, 8 packets denied, and gdb's gmon.out holds every "
                  "sample since boot (%s of %d: nothing was reset)" % (samples, samples_total), (st, gout))
+
+    # A malformed allow option, which only the daemon can check (the configurator has no
+    # string functions): "10.0.2.2" with prefix 24 has host bits set (one host or the subnet?).
+    # The daemon does not start (-EINVAL) and says why; profiling runs; nobody is served,
+    # not even the host (10.0.2.2, inside 10.0.2.0/24).
+    bad = ['CYGDAT_PROFILE_TFTP_ALLOW="10.0.2.2"', "CYGNUM_PROFILE_TFTP_ALLOW_PREFIX=24"]
+    with booted(t, bad, [(tl.GUEST_IP, 69)], "allow 10.0.2.2/24 (host bits set)") as b:
+        if b:
+            t.ok('profile: TFTP daemon not started: CYGDAT_PROFILE_TFTP_ALLOW "10.0.2.2" has bits set '
+                 "beyond its prefix length CYGNUM_PROFILE_TFTP_ALLOW_PREFIX 24" in b.con and
+                 "TFTP daemon serving" not in b.con and "tftp-app: profile_on: 0" in b.con,
+                 "allow 10.0.2.2/24: the daemon says why it does not start, and profiling is on",
+                 b.con[-2000:])
+            silent(t, b.ports[0], "... a read request from the host gets no answer")
     return t.done()
 
 

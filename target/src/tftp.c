@@ -33,7 +33,9 @@
  *         snapshot is merged back) and the newcomer is served;
  *       . else, if that client has acknowledged nothing yet, the newcomer is offered block 1
  *         of the same snapshot, and the first client to acknowledge block 1 gets the
- *         transfer (a client that never acknowledges, at any rate, keeps nobody out);
+ *         transfer (a client that never acknowledges keeps nobody out, as long as fewer
+ *         than 4 requests from other new clients come between a newcomer's request and its
+ *         ACK: the filter remembers the last 4 newcomers);
  *       . else (the transfer is moving) the request is not answered: the client sends it
  *         again and is served once the transfer is over;
  *   - only hosts in CYGDAT_PROFILE_TFTP_ALLOW/CYGNUM_PROFILE_TFTP_ALLOW_PREFIX are served:
@@ -92,25 +94,27 @@ static struct {
     struct profile_gmon_reader reader;
     size_t size;                /* bytes of the snapshot's image */
     size_t offset;              /* bytes handed to lwIP so far */
-    u16_t block;                /* blocks handed to lwIP: lwIP's current block number */
+    u16_t block;                /* blocks handed to lwIP: lwIP's current block number; the
+                                   client has acknowledged nothing while it is <= 1 */
     int last_read;              /* the final (short) block has been handed out */
     int final_acked;            /* ... and the client acknowledged it */
-    int acked;                  /* the client has acknowledged a block */
     u32_t progress_ms;          /* sys_now() at the start and at the client's last valid ACK */
     ip_addr_t peer;
     u16_t peer_port;
     int handover;               /* take_over(): tftp_close keeps the snapshot for tftp_open */
 
-    /* Other clients offered block 1 while the client had acknowledged nothing: the first of
-     * them (or the client) to acknowledge it gets the transfer. Emptied by tftp_open. */
+    /* Other clients offered block 1 while the client had acknowledged nothing (block <= 1):
+     * the first of them (or the client) to acknowledge it gets the transfer. ncand counts the
+     * clients remembered since tftp_open emptied the table; the oldest is overwritten once
+     * it is full. */
     struct {
         ip_addr_t addr;
         u16_t port;
     } cand[4];
-    unsigned ncand, next_cand;
+    unsigned ncand;
 
-    /* The hosts served (host byte order), from the configuration at the first start. */
-    u32_t allow_net, allow_mask;
+    /* The hosts served (network byte order), from the configuration at the first start. */
+    ip4_addr_t allow_net, allow_mask;
 
     struct profile_tftp_stats stats;
 } tftpd;
@@ -141,9 +145,7 @@ static void *tftp_open(const char *fname, const char *mode, u8_t is_write)
     tftpd.block = 0;
     tftpd.last_read = 0;
     tftpd.final_acked = 0;
-    tftpd.acked = 0;
     tftpd.ncand = 0;
-    tftpd.next_cand = 0;
     tftpd.open = 1;
     return &tftpd;
 }
@@ -232,8 +234,9 @@ static void send_error(const ip_addr_t *addr, u16_t port, u16_t code, const char
     pbuf_free(p);
 }
 
-/* A read or write request while no transfer runs: NULL if lwIP may have it, else the error
- * message (and *code) to answer with. */
+/* A read or write request (other than the transfer's client resending its own): NULL if it
+ * is a good read request of gmon.out, which lwIP may have (or, while a transfer runs, the
+ * filter serves as it decides), else the error message (and *code) to answer with. */
 static const char *check_request(struct pbuf *p, u16_t op, u16_t *code)
 {
     char req[2 + TFTP_MAX_FILENAME_LEN + 1 + 16 + 1];
@@ -292,11 +295,11 @@ static void abort_transfer(void)
 /* Is the host at addr one the daemon serves? */
 static int allowed(const ip_addr_t *addr)
 {
-    if (tftpd.allow_mask == 0)
+    if (ip4_addr_isany_val(tftpd.allow_mask))
         return 1;                           /* 0.0.0.0/0: everyone */
     if (!IP_IS_V4(addr))
         return 0;
-    return (lwip_ntohl(ip4_addr_get_u32(ip_2_ip4(addr))) & tftpd.allow_mask) == tftpd.allow_net;
+    return ip4_addr_netcmp(ip_2_ip4(addr), &tftpd.allow_net, &tftpd.allow_mask);
 }
 
 /* The transfer's client has sent no valid ACK (none at all: no request) for
@@ -306,9 +309,11 @@ static int stalled(void)
     return (u32_t)(sys_now() - tftpd.progress_ms) >= (u32_t)CYGNUM_PROFILE_TFTP_HOLD_MS;
 }
 
+#define NCAND_MAX (sizeof tftpd.cand / sizeof tftpd.cand[0])
+
 static int is_candidate(const ip_addr_t *addr, u16_t port)
 {
-    for (unsigned i = 0; i < tftpd.ncand; i++)
+    for (unsigned i = 0; i < tftpd.ncand && i < NCAND_MAX; i++)
         if (tftpd.cand[i].port == port && ip_addr_cmp(&tftpd.cand[i].addr, addr))
             return 1;
     return 0;
@@ -334,19 +339,18 @@ static void offer(const ip_addr_t *addr, u16_t port)
     tftpd.stats.offered++;
     if (is_candidate(addr, port))
         return;                             /* it resent its request */
-    unsigned n_max = sizeof tftpd.cand / sizeof tftpd.cand[0];
-    unsigned i = tftpd.ncand < n_max ? tftpd.ncand++ : tftpd.next_cand++ % n_max;
+    unsigned i = tftpd.ncand++ % NCAND_MAX;
     ip_addr_copy(tftpd.cand[i].addr, *addr);
     tftpd.cand[i].port = port;
 }
 
-/* Drops what lwIP sends while take_over() replays a request (see there). */
-static err_t swallow(struct netif *netif, struct pbuf *p, const ip4_addr_t *ipaddr)
+/* An interface index no interface has (lwIP numbers them 1..255; NETIF_NO_INDEX is 0). */
+static u8_t unused_netif_index(void)
 {
-    (void)netif;
-    (void)p;
-    (void)ipaddr;
-    return ERR_OK;
+    u8_t i = 255;
+    while (i != NETIF_NO_INDEX && netif_get_by_index(i))
+        i--;
+    return i;
 }
 
 /*
@@ -355,8 +359,11 @@ static err_t swallow(struct netif *netif, struct pbuf *p, const ip4_addr_t *ipad
  * (tftp_close keeps the snapshot, tftp_open takes it back) and the candidate's request is
  * replayed; lwIP then sends block 1 again, which the candidate has already (from offer())
  * and which a client would take for a lost ACK (tftp-hpa then flushes its socket, block 2
- * with it): so that copy is dropped, by pointing the interfaces' output at swallow() for
- * the replay. Then the candidate's ACK goes to lwIP, which sends block 2. ack is consumed.
+ * with it): so that copy is dropped, by binding the PCB to an interface index no interface
+ * has for the replay (lwIP 2.1.3's udp_sendto then finds no interface and returns ERR_RTE
+ * before anything is sent; its TFTP server ignores send errors, and keeps block 1 for its
+ * retransmissions). Then the candidate's ACK goes to lwIP, which sends block 2. ack is
+ * consumed.
  */
 static void take_over(struct pbuf *ack, const ip_addr_t *addr, u16_t port)
 {
@@ -381,33 +388,25 @@ static void take_over(struct pbuf *ack, const ip_addr_t *addr, u16_t port)
         pbuf_free(ack);
         return;
     }
-    struct netif *n;
-    netif_output_fn out[4];                 /* (more interfaces than that: not silenced) */
-    unsigned i = 0;
-    NETIF_FOREACH(n) {
-        if (i < sizeof out / sizeof out[0]) {
-            out[i++] = n->output;
-            n->output = swallow;
-        }
-    }
+    tftpd.pcb->netif_idx = unused_netif_index();
     tftpd.lwip_recv(tftpd.lwip_arg, tftpd.pcb, req, &from, port);
-    i = 0;
-    NETIF_FOREACH(n) {
-        if (i < sizeof out / sizeof out[0])
-            n->output = out[i++];
-    }
+    tftpd.pcb->netif_idx = NETIF_NO_INDEX;
     if (!tftpd.open) {
-        /* (tftp_open cannot fail on a handover; should lwIP not call it, undo.) */
-        tftpd.handover = 0;
-        profile_snapshot_release(&tftpd.reader, 0);
-        tftpd.stats.abandoned++;
+        /* Not reached: tftp_open cannot fail on a handover, and the filter let only a live
+         * snapshot through (tftp_read cannot fail). Kept correct all the same: if lwIP did
+         * not call tftp_open, the snapshot goes back; if it opened and closed the transfer,
+         * tftp_close released and counted it already. */
+        if (tftpd.handover) {
+            tftpd.handover = 0;
+            profile_snapshot_release(&tftpd.reader, 0);
+            tftpd.stats.abandoned++;
+        }
         pbuf_free(ack);
         return;
     }
     ip_addr_copy(tftpd.peer, from);
     tftpd.peer_port = port;
     tftpd.stats.taken_over++;
-    tftpd.acked = 1;
     tftpd.progress_ms = sys_now();
     if (tftpd.last_read)
         tftpd.final_acked = 1;
@@ -473,7 +472,7 @@ static void filter(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr
                 }
                 pcb = tftpd.pcb;
             } else {
-                if (!tftpd.acked && !snapshot_ended())
+                if (tftpd.block <= 1 && !snapshot_ended())
                     offer(addr, port);      /* the first to acknowledge block 1 wins */
                 else
                     tftpd.stats.busy++;     /* no answer: an ERROR would make the client
@@ -503,11 +502,10 @@ static void filter(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr
                 pbuf_free(p);
                 return;
             }
-            tftpd.acked = 1;
             tftpd.progress_ms = sys_now();
             if (tftpd.last_read)
                 tftpd.final_acked = 1;      /* lwIP closes the transfer on this one */
-        } else if (tftpd.open && !tftpd.acked && block == 1 && tftpd.block == 1 &&
+        } else if (tftpd.open && block == 1 && tftpd.block == 1 &&
                    is_candidate(addr, port) && !snapshot_ended()) {
             take_over(p, addr, port);       /* a candidate acknowledged block 1 first */
             return;
@@ -557,43 +555,23 @@ static err_t start_server(void)
     return ERR_OK;
 }
 
-/* A dotted IPv4 address, four decimal numbers 0..255 without leading zeros: 0 and *a (host
- * byte order), else -1. Stricter than inet_aton, which also reads "10.2", hex and octal. */
-static int parse_ipv4(const char *s, u32_t *a)
-{
-    u32_t v = 0;
-    for (int i = 0; i < 4; i++) {
-        if (i > 0 && *s++ != '.')
-            return -1;
-        if (*s < '0' || *s > '9' || (s[0] == '0' && s[1] >= '0' && s[1] <= '9'))
-            return -1;
-        unsigned n = 0;
-        for (int d = 0; *s >= '0' && *s <= '9'; d++, s++) {
-            n = n * 10 + (unsigned)(*s - '0');
-            if (d >= 3 || n > 255)
-                return -1;
-        }
-        v = v << 8 | n;
-    }
-    if (*s)
-        return -1;
-    *a = v;
-    return 0;
-}
-
 /* The allowed network from the configuration, into tftpd.allow_net/allow_mask: 0, or
  * -EINVAL (said on the console) if the address is malformed or has bits set beyond the
- * prefix ("10.0.2.2" with prefix 24 is ambiguous: one host or the subnet?). */
+ * prefix ("10.0.2.2" with prefix 24 is ambiguous: one host or the subnet?). The address must
+ * be four decimal numbers 0..255 without leading zeros: what ip4addr_ntoa writes back, so
+ * stricter than ip4addr_aton (inet_aton), which also reads "10.2", hex and octal. */
 static int parse_allow(void)
 {
-    u32_t net;
-    u32_t mask = ALLOW_PREFIX == 0 ? 0 : 0xFFFFFFFFu << (32 - ALLOW_PREFIX);
-    if (parse_ipv4(ALLOW_TEXT, &net) != 0) {
+    ip4_addr_t net, mask;
+    char buf[IP4ADDR_STRLEN_MAX];
+    ip4_addr_set_u32(&mask, lwip_htonl(ALLOW_PREFIX == 0 ? 0 : 0xFFFFFFFFu << (32 - ALLOW_PREFIX)));
+    if (!ip4addr_aton(ALLOW_TEXT, &net) || !ip4addr_ntoa_r(&net, buf, sizeof buf) ||
+        strcmp(buf, ALLOW_TEXT) != 0) {
         printf("profile: TFTP daemon not started: CYGDAT_PROFILE_TFTP_ALLOW \"%s\" is not an "
                "IPv4 address (four decimal numbers 0..255, e.g. \"10.0.2.2\")\n", ALLOW_TEXT);
         return -EINVAL;
     }
-    if (net & ~mask) {
+    if (ip4_addr_get_u32(&net) & ~ip4_addr_get_u32(&mask)) {
         printf("profile: TFTP daemon not started: CYGDAT_PROFILE_TFTP_ALLOW \"%s\" has bits set "
                "beyond its prefix length CYGNUM_PROFILE_TFTP_ALLOW_PREFIX %d (one host: 32; a "
                "network: its first address)\n", ALLOW_TEXT, ALLOW_PREFIX);
@@ -626,7 +604,7 @@ int profile_tftp_start(void)
     tftpd.started = 1;
     char a[16];
     ip4addr_ntoa_r(netif_ip4_addr(n), a, sizeof a);
-    if (tftpd.allow_mask == 0)
+    if (ip4_addr_isany_val(tftpd.allow_mask))
         printf("profile: TFTP daemon serving gmon.out on %s UDP port %d\n", a, TFTP_PORT);
     else
         printf("profile: TFTP daemon serving gmon.out on %s UDP port %d to %s/%d only\n", a,

@@ -176,7 +176,8 @@ def tftp_hpa(port, dest, mode="binary", timeout=60, connect=False):
 def hpa_ok(rc, out, dest):
     """Whether a tftp_hpa() run fetched a whole gmon.out into dest. Its exit status is no
     proof: tftp-hpa 5.2 exits with 0 after an ERROR, and even prints "Received 512 bytes"
-    when the ERROR came after block 1."""
+    when the ERROR came after block 1. (Also right for a curl() run, whose errors make its
+    exit status non-zero.)"""
     if rc != 0 or "Error code" in out or "timed out" in out or not os.path.exists(dest):
         return False
     try:
@@ -200,6 +201,7 @@ class Raw:
         self.server = ("127.0.0.1", port)
         self.s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.s.bind(("127.0.0.1", 0))
+        self.dups = 0       # duplicates of the block acknowledged last that get() skipped
 
     def close(self):
         self.s.close()
@@ -235,13 +237,16 @@ class Raw:
         self.send(struct.pack(">HH", ERROR, code) + msg.encode() + b"\0")
 
     def get(self, timeout=5.0, dup_acks=False, dup_rrq=False, after_first=None, after_ack=None):
-        """A whole read of gmon.out in lock step. Returns (data, None) or (None, why).
+        """A whole read of gmon.out in lock step. Returns (data, None) or (None, why); self.dups
+        is then the number of copies of an already acknowledged block that arrived (skipped
+        here, as a retransmission; a real client may take one for a lost ACK).
         dup_acks: acknowledge every block twice; dup_rrq: send the request twice;
         after_first: called when block 1 has arrived, before it is acknowledged;
         after_ack: called with the block number right after each ACK but the last."""
         self.rrq()
         if dup_rrq:
             self.rrq()
+        self.dups = 0
         data, block = b"", 1
         while True:
             p = self.recv(timeout)
@@ -254,7 +259,8 @@ class Raw:
                 return None, "unexpected packet %r" % p[:20]
             n = struct.unpack(">H", p[2:4])[0]
             if n == (block - 1) & 0xFFFF:
-                continue                # a retransmission of the block acknowledged last
+                self.dups += 1          # a retransmission of the block acknowledged last
+                continue
             if n != block & 0xFFFF:
                 return None, "block %d, expected %d" % (n, block)
             data += p[4:]
