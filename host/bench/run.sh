@@ -18,29 +18,43 @@ mkdir -p "$W" && cd "$W" || exit 1
 sizes=${BENCH_SIZES:-"10000:20000 50000:100 50000:50000 50000:100000 50000:200000:tgprof-only"}
 
 now() { date +%s.%N; }
+# input NF NA: f$NF.elf, NF functions (made once), and g$NF-$NA.out, a profile of it with
+# NA arcs.
+input() {
+	local nf=$1 na=$2
+	if [ ! -f f$nf.elf ]; then
+		"$G" asm "$nf" 1 > f$nf.s && gcc -nostdlib -static -Wl,-e,_start f$nf.s -o f$nf.elf || return 1
+	fi
+	"$G" gmon f$nf.elf g$nf-$na.out -s 1 -a "$na" -n $((nf * 4))
+}
+# both LABEL RUNS PREC ARGS...: gprof and tgprof on ARGS, RUNS times each, and a row of the
+# table: the mean seconds of a run (PREC decimals; the ratio PREC - 2), and whether the
+# outputs are identical (if not, status 1).
+both() {
+	local label=$1 runs=$2 p=$3 t0 t1 t2 g o same=identical
+	shift 3
+	t0=$(now); for _ in $(seq "$runs"); do gprof "$@" > ref.out; done
+	t1=$(now); for _ in $(seq "$runs"); do "$T" "$@" > our.out; done
+	t2=$(now)
+	g=$(awk "BEGIN { print ($t1 - $t0) / $runs }") o=$(awk "BEGIN { print ($t2 - $t1) / $runs }")
+	cmp -s ref.out our.out || { same=DIFFERENT; status=1; }
+	printf "%-26s %10.${p}f %10.${p}f %7.$((p - 2))fx  %s (%s lines)\n" "$label" "$g" "$o" \
+		"$(awk "BEGIN { print $g / $o }")" "$same" "$(wc -l < ref.out)"
+}
 printf '%-26s %10s %10s %8s  %s\n' "input" "gprof [s]" "tgprof [s]" "ratio" "output"
 [ "${BENCH_FULL:-0}" = 1 ] && echo "(BENCH_FULL=1: gprof on every size; the largest takes minutes)"
 status=0
 for sz in $sizes; do
 	IFS=: read -r nf na only <<< "$sz"
 	elf=f$nf.elf
-	if [ ! -f $elf ]; then
-		"$G" asm "$nf" 1 > f$nf.s && gcc -nostdlib -static -Wl,-e,_start f$nf.s -o $elf || exit 1
-	fi
-	"$G" gmon $elf g$nf-$na.out -s 1 -a "$na" -n $((nf * 4)) || exit 1
+	input "$nf" "$na" || exit 1
 	if [ -n "$only" ] && [ "${BENCH_FULL:-0}" != 1 ]; then
 		t1=$(now); "$T" -b $elf g$nf-$na.out > our.out; t2=$(now)
 		printf '%-26s %10s %10.2f %8s  %s\n' "$nf functions, $na arcs" "(skipped)" \
 			"$(awk "BEGIN { print $t2 - $t1 }")" "-" "tgprof only ($(wc -l < our.out) lines)"
 		continue
 	fi
-	t0=$(now); gprof -b $elf g$nf-$na.out > ref.out; t1=$(now)
-	"$T" -b $elf g$nf-$na.out > our.out; t2=$(now)
-	g=$(awk "BEGIN { print $t1 - $t0 }") o=$(awk "BEGIN { print $t2 - $t1 }")
-	same=identical
-	cmp -s ref.out our.out || { same=DIFFERENT; status=1; }
-	printf '%-26s %10.2f %10.2f %7.0fx  %s (%s lines)\n' "$nf functions, $na arcs" "$g" "$o" \
-		"$(awk "BEGIN { print $g / $o }")" "$same" "$(wc -l < ref.out)"
+	both "$nf functions, $na arcs" 1 2 -b $elf g$nf-$na.out
 done
 # Line by line (-l) on a program with DWARF: 100 units of 100 functions, built with
 # -ffunction-sections and --gc-sections as firmware is (BENCH_DWARF=0 leaves it out).
@@ -65,36 +79,26 @@ if [ "${BENCH_DWARF:-1}" != 0 ]; then
 	(cd $d && ./prog)
 	for o in "-b" "-b -l"; do
 		# shellcheck disable=SC2086
-		{ t0=$(now); gprof $o $d/prog $d/gmon.out > ref.out; t1=$(now)
-		  "$T" $o $d/prog $d/gmon.out > our.out; t2=$(now); }
-		g=$(awk "BEGIN { print $t1 - $t0 }") o2=$(awk "BEGIN { print $t2 - $t1 }")
-		same=identical
-		cmp -s ref.out our.out || { same=DIFFERENT; status=1; }
-		printf '%-26s %10.2f %10.2f %7.0fx  %s (%s lines)\n' "DWARF, 10k functions, $o" "$g" "$o2" \
-			"$(awk "BEGIN { print $g / $o2 }")" "$same" "$(wc -l < ref.out)"
+		both "DWARF, 10k functions, $o" 1 2 $o $d/prog $d/gmon.out
 	done
 fi
 # A real program: tgprof itself, built with -pg (-O2 -g, as a user would), profiled while
-# it reads the 50000-function input above; then both tools read that profile (each run
-# RUNS times: one run takes milliseconds). And where tgprof's own time goes on it: the
-# profiled tgprof reads its own profile, and its flat profile's top lines are printed.
+# it reads the 50000-function input above (made here if BENCH_SIZES left it out); then
+# both tools read that profile (each run RUNS times: one run takes milliseconds). And
+# where tgprof's own time goes on it: callgrind's view, below.
 if [ "${BENCH_REAL:-1}" != 0 ]; then
 	r=real
 	mkdir -p $r
 	gcc -std=gnu11 -O2 -g -pg "$SRC"/*.c -lelf -ldw -lm -ldl -o $r/tgprof-pg || exit 1
-	(cd $r && ./tgprof-pg -b ../f50000.elf ../g50000-50000.out > /dev/null && mv gmon.out work.gmon)
+	if [ ! -f f50000.elf ] || [ ! -f g50000-50000.out ]; then
+		input 50000 50000 || exit 1
+	fi
+	(cd $r && ./tgprof-pg -b ../f50000.elf ../g50000-50000.out > /dev/null && mv gmon.out work.gmon) || exit 1
 	nfun=$(nm --defined-only $r/tgprof-pg | grep -c ' [tT] ')
 	runs=${RUNS:-20}
 	for o in "-b" "-b -l"; do
 		# shellcheck disable=SC2086
-		{ t0=$(now); for _ in $(seq $runs); do gprof $o $r/tgprof-pg $r/work.gmon > ref.out; done
-		  t1=$(now); for _ in $(seq $runs); do "$T" $o $r/tgprof-pg $r/work.gmon > our.out; done
-		  t2=$(now); }
-		g=$(awk "BEGIN { print ($t1 - $t0) / $runs }") o2=$(awk "BEGIN { print ($t2 - $t1) / $runs }")
-		same=identical
-		cmp -s ref.out our.out || { same=DIFFERENT; status=1; }
-		printf '%-26s %10.3f %10.3f %7.1fx  %s (%s lines)\n' "real: tgprof, $nfun fns, $o" "$g" \
-			"$o2" "$(awk "BEGIN { print $g / $o2 }")" "$same" "$(wc -l < ref.out)"
+		both "real: tgprof, $nfun fns, $o" "$runs" 3 $o $r/tgprof-pg $r/work.gmon
 	done
 	# Where the time goes, in instructions (valgrind's callgrind: tgprof, libdw and libc
 	# alike; a -pg build would see tgprof's own code only), with -l, the slow case.

@@ -409,7 +409,9 @@ static int write_dot(struct analysis *a, FILE *f, double threshold)
 			edge(f, a, &a->arcs[i]);
 	for (int c = 1; c <= a->ncycles; c++) {
 		const struct sym *cyc = &a->cycles[c];
-		for (const struct sym *m = cyc->cyc_next; m && keep[cyc->index]; m = m->cyc_next)
+		if (!keep[cyc->index])
+			continue;
+		for (const struct sym *m = cyc->cyc_next; m; m = m->cyc_next)
 			if (keep[m->index])
 				fprintf(f, "  n%d -> n%d [style=dotted, arrowhead=none];\n", cyc->index,
 					m->index);
@@ -441,24 +443,28 @@ int svg_write(struct analysis *a, const char *path, double threshold)
 	char tmp[4096];
 	if ((size_t)snprintf(tmp, sizeof tmp, "%s/tgprof-dot.XXXXXX", dir) >= sizeof tmp)
 		return error("TMPDIR too long for a temporary file name");
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		return error("temporary file in %s: %s", dir, strerror(errno));
-	close(fd);
-	if (dot_write(a, tmp, threshold)) {
-		unlink(tmp);
-		return -1;
-	}
-	/* An output that cannot be written is not graphviz's fault: try it first. */
+	/* An output that cannot be written is not graphviz's fault: try it first.  From here
+	 * on a failure removes the SVG file if it was made here (made). */
 	int out = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666), made = out >= 0;
 	if (out < 0 && errno == EEXIST)
 		out = open(path, O_WRONLY);
-	if (out < 0) {
-		int e = errno;
-		unlink(tmp);
-		return error("%s: cannot write the SVG file: %s", path, strerror(e));
-	}
+	if (out < 0)
+		return error("%s: cannot write the SVG file: %s", path, strerror(errno));
 	close(out);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		int e = errno;
+		if (made)
+			unlink(path);
+		return error("temporary file in %s: %s", dir, strerror(e));
+	}
+	close(fd);
+	if (dot_write(a, tmp, threshold)) {
+		unlink(tmp);
+		if (made)
+			unlink(path);
+		return -1;
+	}
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -467,8 +473,11 @@ int svg_write(struct analysis *a, const char *path, double threshold)
 	}
 	int st = 0;
 	if (pid < 0 || waitpid(pid, &st, 0) < 0) {
+		int e = errno;
 		unlink(tmp);
-		return error("running dot: %s", strerror(errno));
+		if (made)
+			unlink(path);
+		return error("running dot: %s", strerror(e));
 	}
 	unlink(tmp);
 	if (made && (!WIFEXITED(st) || WEXITSTATUS(st) != 0))

@@ -359,7 +359,7 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 	if (o->want_lines)
 		si = srcinfo_open(fd);
 
-	/* The entry size is the format's, whatever sh_entsize claims. */
+	/* The entry size is the format's (check_symtab_entsize rejected any other sh_entsize). */
 	size_t entsize = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
 	size_t nsyms = entsize ? symdata->d_size / entsize : 0;
 	size_t n = 0, cap = 0, ncode_cap = 0;

@@ -72,10 +72,12 @@ struct srcinfo {
 	/* DWARF 5 rows BFD gives the primary file (default_rows) */
 	const unsigned char *line_sec; /* .debug_line */
 	size_t line_size;
-	int line_big, line_looked;
-	unsigned char **deffile;        /* per unit: a flag per libdw row, or NULL */
-	signed char *deffile_state;     /* per unit: 0 not decoded, 1 decoded */
+	int line_big;
+	unsigned char **deffile;        /* per unit: a flag per libdw row, or no_rows, or
+					 * NULL (not decoded yet) */
 };
+
+static unsigned char no_rows;          /* deffile[cu]: decoded, no such rows */
 
 /* Learn a range of unit CU: extend a range of the unit it touches or overlaps (in place,
  * so it keeps its rank), or add it at the end (BFD's insert_arange_in_trie). */
@@ -197,6 +199,31 @@ static size_t next_known(struct srcinfo *si, uint64_t addr, size_t after)
 	return best;
 }
 
+/* Where .debug_line is, for default_rows (line_sec NULL: not there, or not readable). */
+static void find_line_section(struct srcinfo *si)
+{
+	Elf *e = dwarf_getelf(si->dw);
+	size_t shstrndx;
+	GElf_Ehdr eh;
+	if (!e || !gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstrndx) != 0)
+		return;
+	si->line_big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
+		GElf_Shdr sh;
+		const char *name;
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)) ||
+		    strcmp(name, ".debug_line") != 0)
+			continue;
+		Elf_Data *d;
+		if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED) ||
+		    !(d = elf_getdata(scn, NULL)) || !d->d_buf)
+			return;      /* (libdw has decompressed what it reads) */
+		si->line_sec = d->d_buf;
+		si->line_size = d->d_size;
+		return;
+	}
+}
+
 struct srcinfo *srcinfo_open(int fd)
 {
 	Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
@@ -241,7 +268,7 @@ struct srcinfo *srcinfo_open(int fd)
 	si->unit_nknown = xcalloc(si->ncus + 1, sizeof *si->unit_nknown);
 	si->unit_cap = xcalloc(si->ncus + 1, sizeof *si->unit_cap);
 	si->deffile = xcalloc(si->ncus + 1, sizeof *si->deffile);
-	si->deffile_state = xcalloc(si->ncus + 1, sizeof *si->deffile_state);
+	find_line_section(si);
 	return si;
 }
 
@@ -399,42 +426,15 @@ static int cmp_lrow(const void *l, const void *r)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-static void find_line_section(struct srcinfo *si)
-{
-	si->line_looked = 1;
-	Elf *e = dwarf_getelf(si->dw);
-	size_t shstrndx;
-	GElf_Ehdr eh;
-	if (!e || !gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstrndx) != 0)
-		return;
-	si->line_big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
-	for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
-		GElf_Shdr sh;
-		const char *name;
-		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)) ||
-		    strcmp(name, ".debug_line") != 0)
-			continue;
-		Elf_Data *d;
-		if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED) ||
-		    !(d = elf_getdata(scn, NULL)) || !d->d_buf)
-			return;      /* (libdw has decompressed what it reads) */
-		si->line_sec = d->d_buf;
-		si->line_size = d->d_size;
-		return;
-	}
-}
-
 /* Which of unit CU's N rows (LINES, libdw's) BFD reads before its sequence's first
  * DW_LNS_set_file, and so takes for file entry 0: a flag per row, or NULL where there
  * are none (line tables before DWARF 5; or rows not decoded as libdw decodes them). */
 static const unsigned char *default_rows(struct srcinfo *si, size_t cu, Dwarf_Lines *lines,
 					 size_t n)
 {
-	if (si->deffile_state[cu])
-		return si->deffile[cu];
-	si->deffile_state[cu] = 1;
-	if (!si->line_looked)
-		find_line_section(si);
+	if (si->deffile[cu])
+		return si->deffile[cu] == &no_rows ? NULL : si->deffile[cu];
+	si->deffile[cu] = &no_rows;            /* decoded, whatever happens below */
 	Dwarf_Attribute at;
 	Dwarf_Word off;
 	if (!si->line_sec || !dwarf_attr(&si->cus[cu], DW_AT_stmt_list, &at) ||
@@ -451,7 +451,7 @@ static const unsigned char *default_rows(struct srcinfo *si, size_t cu, Dwarf_Li
 		return NULL;
 	r.end = r.p + len;
 	unsigned version = (unsigned)rd_fixed(&r, 2);
-	if (r.bad || version < 5 || version > 5)
+	if (r.bad || version != 5)
 		return NULL;
 	rd_fixed(&r, 2);                       /* address size, segment selector size */
 	uint64_t hlen = rd_fixed(&r, offsize);
@@ -574,7 +574,8 @@ static const unsigned char *default_rows(struct srcinfo *si, size_t cu, Dwarf_Li
 		}
 	}
 	free(rows);
-	si->deffile[cu] = flags;
+	if (flags)
+		si->deffile[cu] = flags;
 	return flags;
 }
 
@@ -745,10 +746,10 @@ void srcinfo_close(struct srcinfo *si)
 	free(si->known);
 	for (size_t i = 0; i < si->ncus; i++) {
 		free(si->unit_known[i]);
-		free(si->deffile[i]);
+		if (si->deffile[i] != &no_rows)
+			free(si->deffile[i]);
 	}
 	free(si->deffile);
-	free(si->deffile_state);
 	free(si->unit_known);
 	free(si->unit_nknown);
 	free(si->unit_cap);

@@ -3,21 +3,24 @@
 # and run to produce gmon.out.  One TAP line per program variant and option set.
 # The tool under test is the ASan/UBSan build (build/host/tgprof-san).
 set -u
-B=${BUILD:-build}/host
-case $B in /*) ;; *) B=$PWD/$B ;; esac   # absolute, BUILD may be either
-T=$B/tgprof-san
-[ -x "$T" ] || { echo "not ok 1 - $T missing (make $B/tgprof-san)"; exit 1; }
-# A private directory per run: several sessions may run the tests in one tree at once.
-mkdir -p "$B/tests" || exit 1
-W=$(mktemp -d "$B/tests/native.XXXXXX") || exit 1
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
+. "$(dirname "$0")/lib.sh" native
+export ASAN_OPTIONS=$ASAN_OPTIONS:abort_on_error=0
 P=$PWD/host/tests/progs
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
-# LeakSanitizer cannot run everywhere (under ptrace, some containers): then without it.
-"$T" --version > /dev/null 2>&1 || export ASAN_OPTIONS=detect_leaks=0
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
+
+# verdict NAME DIR: the rest of a comparison of the two runs in DIR (ref.* gprof's,
+# our.* tgprof's): no sanitizer report, the same output, the same exit status.
+verdict() {
+	local name=$1 dir=$2
+	if ! sanitizer_clean "$dir/our.err"; then
+		nok "$name: sanitizer report"; sed 's/^/# /' "$dir/our.err" | head -20
+	elif ! cmp -s "$dir/ref.out" "$dir/our.out"; then
+		nok "$name: output differs"; diff "$dir/ref.out" "$dir/our.out" | head -20 | sed 's/^/# /'
+	elif ! cmp -s "$dir/ref.rc" "$dir/our.rc"; then
+		nok "$name: exit status $(cat "$dir/our.rc"), gprof $(cat "$dir/ref.rc")"
+	else
+		ok "$name"
+	fi
+}
 
 # check NAME DIR ARGS...: run both tools in DIR with ARGS, compare stdout and status,
 # and the gmon.sum files -s writes (but for the header's spare bytes, which gprof leaves
@@ -30,14 +33,8 @@ check() {
 	if [ -f "$dir/ref.sum" ] && ! { cmp -s <(head -c 8 "$dir/ref.sum") <(head -c 8 "$dir/gmon.sum") &&
 		cmp -s <(tail -c +21 "$dir/ref.sum") <(tail -c +21 "$dir/gmon.sum"); }; then
 		nok "$name: gmon.sum differs"
-	elif grep -q 'ERROR: AddressSanitizer\|runtime error:\|LeakSanitizer' "$dir/our.err"; then
-		nok "$name: sanitizer report"; sed 's/^/# /' "$dir/our.err" | head -20
-	elif ! cmp -s "$dir/ref.out" "$dir/our.out"; then
-		nok "$name: output differs"; diff "$dir/ref.out" "$dir/our.out" | head -20 | sed 's/^/# /'
-	elif ! cmp -s "$dir/ref.rc" "$dir/our.rc"; then
-		nok "$name: exit status $(cat "$dir/our.rc"), gprof $(cat "$dir/ref.rc")"
 	else
-		ok "$name"
+		verdict "$name" "$dir"
 	fi
 }
 
@@ -71,16 +68,10 @@ check_ann() {
 	mkdir "$dir/ref.ann" "$dir/our.ann"
 	(cd "$dir/ref.ann" && gprof "$@" > ../ref.out 2> ../ref.err; echo $? > ../ref.rc)
 	(cd "$dir/our.ann" && "$T" "$@" > ../our.out 2> ../our.err; echo $? > ../our.rc)
-	if grep -q 'ERROR: AddressSanitizer\|runtime error:\|LeakSanitizer' "$dir/our.err"; then
-		nok "$name: sanitizer report"; sed 's/^/# /' "$dir/our.err" | head -20
-	elif ! diff -r "$dir/ref.ann" "$dir/our.ann" > "$dir/ann.diff"; then
+	if ! diff -r "$dir/ref.ann" "$dir/our.ann" > "$dir/ann.diff"; then
 		nok "$name: annotated files differ"; head -20 "$dir/ann.diff" | sed 's/^/# /'
-	elif ! cmp -s "$dir/ref.out" "$dir/our.out"; then
-		nok "$name: output differs"; diff "$dir/ref.out" "$dir/our.out" | head -20 | sed 's/^/# /'
-	elif ! cmp -s "$dir/ref.rc" "$dir/our.rc"; then
-		nok "$name: exit status $(cat "$dir/our.rc"), gprof $(cat "$dir/ref.rc")"
 	else
-		ok "$name"
+		verdict "$name" "$dir"
 	fi
 }
 
@@ -103,7 +94,7 @@ if build cycles-O0 "-O0 -g" 1000 cycles.c; then
 fi
 # Basic-block counts (gmon.out tag 2, written by the long-gone gcc -a), generated for this
 # program: gprof uses them with -l (and -s, which implies it) in -C and -A, and -s sums them.
-if [ -d "$W/cycles-O0" ] && "$B/gen-gmon" gmon "$W/cycles-O0/prog" "$W/cycles-O0/bb.gmon" -s 4 -b 40 -a 20; then
+if [ -d "$W/cycles-O0" ] && "$G" gmon "$W/cycles-O0/prog" "$W/cycles-O0/bb.gmon" -s 4 -b 40 -a 20; then
 	for o in "-A" "-A -l" "-A -l -x" "-A -l -z" "-A -l -m 2000" "-A -l -x -t 3" "-l -C" "-l -C -z" \
 		"-C" "-s -A -x" "-s" "-i"; do
 		# shellcheck disable=SC2086
@@ -162,8 +153,8 @@ fi
 d=$W/self
 mkdir -p "$d"
 if gcc -pg -O2 -g -std=gnu11 "$PWD"/host/src/*.c -lelf -ldw -lm -ldl -o "$d/prog" 2> "$d/cc.err" &&
-	"$B/gen-gmon" asm 20000 5 > "$d/f.s" && gcc -nostdlib -static -Wl,-e,_start "$d/f.s" -o "$d/f.elf" &&
-	"$B/gen-gmon" gmon "$d/f.elf" "$d/in.gmon" -s 3 -a 60000 -n 100000 &&
+	"$G" asm 20000 5 > "$d/f.s" && gcc -nostdlib -static -Wl,-e,_start "$d/f.s" -o "$d/f.elf" &&
+	"$G" gmon "$d/f.elf" "$d/in.gmon" -s 3 -a 60000 -n 100000 &&
 	(cd "$d" && ./prog -b f.elf in.gmon > /dev/null && mv gmon.out gmon.1 &&
 	 ./prog -b -z f.elf in.gmon > /dev/null && mv gmon.out gmon.2 && cp gmon.1 gmon.out); then
 	run_set self "-b -pmsort_rec" "-b -qcg_assemble" "-b -Qmsort_rec"
@@ -180,20 +171,31 @@ if command -v g++ > /dev/null; then
 	# library's headers.  A DWARF 5 line sequence that never sets its file is in file 1
 	# (one such header) for libdw, in the unit's own file for BFD 2.40: gprof names those
 	# lines FILE.cc:HEADER-LINE, in -l, -C, -A (-y), --inline-file-names and the index.
-	# stdmap.cc is the four-line program of issue 10.
-	if build cxx-map "-O2 -g" 1 stdmap.cc; then
+	# stdmap.cc is the four-line program of issue 10.  (-gdwarf-5: the rule is DWARF 5's,
+	# and a compiler may default to DWARF 4.)
+	if build cxx-map "-O2 -gdwarf-5" 1 stdmap.cc; then
 		run_set cxx-map "-b -pstdmap.cc" "-b -Qstdmap.cc" "-l -b --inline-file-names" "-A -l -x -b"
 		check_ann "cxx-map [-A -y]" "$W/cxx-map" -A -y ../prog ../gmon.out
 		check_ann "cxx-map [-A -y -l]" "$W/cxx-map" -A -y -l ../prog ../gmon.out
+		# The comparisons above exercise the rule only if some line is a header's under
+		# the unit's own file name: stdmap.cc:N, N past the file's last line.
+		lines=$(wc -l < "$P/stdmap.cc")
+		(cd "$W/cxx-map" && "$T" -b -l prog gmon.out > rule.out 2> rule.err)
+		if sanitizer_clean "$W/cxx-map/rule.err" && grep -o 'stdmap\.cc:[0-9]\+' "$W/cxx-map/rule.out" |
+			awk -F: -v n="$lines" '$2 > n { f = 1 } END { exit !f }'; then
+			ok "cxx-map: DWARF 5 rows before a file is set are stdmap.cc's, with a header's line (> $lines)"
+		else
+			nok "cxx-map: no stdmap.cc:N with N > $lines in -b -l: $(grep -o 'stdmap\.cc:[0-9]\+' "$W/cxx-map/rule.out" | sort -u | tr '\n' ' ')"
+		fi
 	fi
-	if build cxx-containers-O0 "-O0 -g" 100000 containers.cc; then
+	if build cxx-containers-O0 "-O0 -gdwarf-5" 100000 containers.cc; then
 		run_set cxx-containers-O0 "-b -pcontainers.cc" "-l -b --inline-file-names" "-b -Pcontainers.cc"
 		check_ann "cxx-containers-O0 [-A -y]" "$W/cxx-containers-O0" -A -y ../prog ../gmon.out
 	fi
 	# (-Os: at -O1 and -O2 gprof 2.40 itself aborts on this program with -l and -s,
 	# "somebody miscounted": its two passes over the addresses disagree on the number
 	# of lines, with DWARF 4 too.)
-	if build cxx-containers-Os "-Os -g" 100000 containers.cc; then
+	if build cxx-containers-Os "-Os -gdwarf-5" 100000 containers.cc; then
 		run_set cxx-containers-Os "-b -pcontainers.cc"
 		check_ann "cxx-containers-Os [-A -y]" "$W/cxx-containers-Os" -A -y ../prog ../gmon.out
 	fi

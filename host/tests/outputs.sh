@@ -2,21 +2,8 @@
 # The outputs gprof does not have: DOT and SVG call graphs, callgrind, JSON, --time-unit,
 # and --help/--version.  Checked against the gprof-format numbers of the same run.
 set -u
-B=${BUILD:-build}/host
-case $B in /*) ;; *) B=$PWD/$B ;; esac   # absolute, BUILD may be either
-T=$B/tgprof-san
-[ -x "$T" ] || { echo "not ok 1 - $T missing"; exit 1; }
-# A private directory per run: several sessions may run the tests in one tree at once.
-mkdir -p "$B/tests" || exit 1
-W=$(mktemp -d "$B/tests/outputs.XXXXXX") || exit 1
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
+. "$(dirname "$0")/lib.sh" outputs
 cd "$W" || exit 1
-export ASAN_OPTIONS=detect_leaks=1
-# LeakSanitizer cannot run everywhere (under ptrace, some containers): then without it.
-"$T" --version > /dev/null 2>&1 || export ASAN_OPTIONS=detect_leaks=0
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
 check() { local d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
 
 P=$OLDPWD/host/tests/progs
@@ -33,7 +20,7 @@ check "DOT is accepted by graphviz" dot -Tplain g.dot -o g.plain
 check "DOT has cycle nodes" grep -q 'cycle 1 as a whole' all.dot
 check "DOT labels estimated edge times as estimates" grep -q 's est\.' all.dot
 # Call counts without any sample: no threshold can apply, the whole call graph is drawn.
-"$B/gen-gmon" gmon prog nohist.out -H -a 40 -c &&
+"$G" gmon prog nohist.out -H -a 40 -c &&
 	"$T" -b -q --dot=nohist.dot --json=nohist.json prog nohist.out > /dev/null 2>> err.txt
 arcs=$(python3 -c 'import json; print(len(json.load(open("nohist.json"))["arcs"]))')
 check "DOT of a profile without samples: all $arcs arcs drawn, no nan" \
@@ -41,7 +28,7 @@ check "DOT of a profile without samples: all $arcs arcs drawn, no nan" \
 # A generated profile of the same program with plenty of samples and a call graph
 # without cycles (-c), so that totals spread out: DOT against gprof's call graph.
 D="python3 $OLDPWD/host/tests/dotcheck.py"
-"$B/gen-gmon" gmon prog gen.gmon -s 3 -n 20000 -a 60 -c && gprof -b -q prog gen.gmon > gen.cg
+"$G" gmon prog gen.gmon -s 3 -n 20000 -a 60 -c && gprof -b -q prog gen.gmon > gen.cg
 read -r t1 n1 t2 n2 < <($D thresholds gen.cg)
 "$T" -b -q --dot=t1.dot --graph-threshold="$t1" prog gen.gmon > /dev/null 2>> err.txt
 "$T" -b -q --dot=t2.dot --graph-threshold="$t2" prog gen.gmon > /dev/null 2>> err.txt
@@ -71,6 +58,18 @@ check "DOT: '1 call', never '1 calls'" sh -c 'grep -q "^1 call\"" entry.dot && !
 check "DOT: times in s, ms, µs or ns, no exponent (an edge of 980 ns)" sh -c \
 	'grep -q "^980 ns est\.\"" entry.dot && grep -q "^100 ms self$" entry.dot &&
 	 grep -q "^9.8 s self$" entry.dot && ! grep -Eq "[0-9][eE][-+]?[0-9]" entry.dot'
+# The roll-overs %.3g alone gets wrong (999.7 ms is "1e+03 ms"), and µs: digit's 100 s
+# among 10^9 calls, 0.1 µs a call: main's 9,997,000 are 999.7 ms, term's 9,997 are
+# 999.7 µs, batch's 15 are 1.5 µs.
+$D gmon parse times.gmon "digit=10000" "main>digit=9997000 term>digit=9997 batch>digit=15 \
+factor>digit=989992988"
+"$T" -b -q --dot=times.dot --graph-threshold=0 parse times.gmon > /dev/null 2>> err.txt
+sed -n '/ -> n[0-9]* \[label="/ { N; s/\n/ /; p }' times.dot > times.edges	# count and time
+times_ok() {
+	grep -q 'label="9,997,000 1 s est\."' times.edges && grep -q 'label="9,997 1 ms est\."' times.edges &&
+		grep -q 'label="15 1\.5 µs est\."' times.edges && ! grep -Eq '[0-9][eE][-+]?[0-9]' times.dot
+}
+check "DOT: 999.7 ms is '1 s', 999.7 µs is '1 ms', 1.5 µs is '1.5 µs', no exponent" times_ok
 # C++ names of hundreds of characters (std::map of std::string): short in the box, whole
 # in the tooltip, and a picture of a reasonable width.
 if command -v g++ > /dev/null; then
@@ -104,7 +103,7 @@ leaf_total=$(python3 -c 'import json; d=json.load(open("p.json")); print(sum(a["
 check "callgrind calls to leaf are exact ($leaf_total)" [ "$cg_calls" = "$leaf_total" ]
 # callgrind: the self costs add up to the summary, and to the samples of the flat profile
 # (bins of 8 bytes: many are shared between functions, in fractions)
-"$B/gen-gmon" gmon prog k8.gmon -s 5 -n 3000 -a 40 -k 8
+"$G" gmon prog k8.gmon -s 5 -n 3000 -a 40 -k 8
 for g in gen.gmon k8.gmon; do
 	"$T" -b --callgrind=$g.cg prog $g > /dev/null 2>> err.txt
 	sum=$(awk '/^fn=/ { getline; s += $2 } END { print s }' $g.cg)
@@ -159,7 +158,8 @@ mkdir -p tmpd
 TMPDIR=$PWD/tmpd "$T" -b --svg=t.svg prog gmon.out > /dev/null 2> err.txt
 check "SVG with TMPDIR: written, temporary file removed" sh -c 'grep -q "<svg" t.svg && [ -z "$(ls tmpd)" ]'
 TMPDIR=$PWD/no-such-dir "$T" -b --svg=t2.svg prog gmon.out > /dev/null 2> err.txt
-check "SVG with a TMPDIR that does not exist: error naming it" sh -c '[ $0 = 1 ] && grep -q "no-such-dir" err.txt' $?
+check "SVG with a TMPDIR that does not exist: error naming it, no SVG file left" \
+	sh -c '[ $0 = 1 ] && grep -q "no-such-dir" err.txt && [ ! -e t2.svg ]' $?
 "$T" --bogus > /dev/null 2>&1
 check "unknown option: exit 1" [ $? = 1 ]
 "$T" -b --svg=/nonexistent-dir/x.svg prog gmon.out > /dev/null 2> err.txt

@@ -56,6 +56,20 @@ if [ $rc = 1 ] && grep -q "error: cg.svg: graphviz's dot could not be run; is gr
 else
 	nok "--svg without dot: exit $rc, $(ls cg.svg 2> /dev/null) $(head -c 300 err.txt)"
 fi
+# fork failing (no process left): an error, and no empty SVG file left either
+printf '#include <errno.h>\nint fork(void) { errno = EAGAIN; return -1; }\n' > nofork.c
+if gcc -shared -fPIC nofork.c -o nofork.so; then
+	LD_PRELOAD=$W/nofork.so ASAN_OPTIONS=$ASAN_OPTIONS:verify_asan_link_order=0 \
+		"$T" -b --svg=nf.svg x.elf g.gmon > /dev/null 2> err.txt
+	rc=$?
+	if [ $rc = 1 ] && grep -q "error: running dot: " err.txt && sanitizer_clean err.txt && [ ! -e nf.svg ]; then
+		ok "--svg when fork fails: says so, leaves no file"
+	else
+		nok "--svg when fork fails: exit $rc, $(ls nf.svg 2> /dev/null) $(head -c 300 err.txt)"
+	fi
+else
+	nok "building a fork that fails"
+fi
 
 # ---- the ELF fuzzer leaves no temporary file (in $TMPDIR or /tmp) ----------------------
 if command -v clang > /dev/null && echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' > t.c &&

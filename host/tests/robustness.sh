@@ -13,7 +13,7 @@ run_case() {
 	"$T" "$@" > out.txt 2> err.txt
 	local rc=$?
 	last_rc=$rc
-	if grep -q 'ERROR: AddressSanitizer\|runtime error:\|LeakSanitizer' err.txt || [ $rc -ge 2 ]; then
+	if ! sanitizer_clean err.txt || [ $rc -ge 2 ]; then
 		bad="$label: exit $rc: $(head -c 300 err.txt)"; return 1
 	fi
 	if [ $rc -eq 1 ] && ! grep -q "error: .*$named" err.txt; then
@@ -112,22 +112,44 @@ done
 # Sections whose contents lie past the end of the file (section header patched): the
 # symbol and string tables are errors naming their offset; .text is only read for -c,
 # and gprof goes on without -c then, as tgprof does (with a warning naming the offset).
-# patch_sec ELF64 SECTION FIELD(offset|size) OUT: prints the section's original offset.
-patch_sec() {
+# patch_elf ELF OUT WHAT [SECTION] VALUE: WHAT is class/data VALUE (the ident byte),
+# shstrndx VALUE, or a field of SECTION's header: offset/size/entsize SECTION VALUE.
+# Prints the offset of the field changed, and for a section's field then the section's
+# offset (its sh_offset before the change).
+patch_elf() {
 	python3 -c '
 import struct, sys
 d = bytearray(open(sys.argv[1], "rb").read())
-shoff, = struct.unpack_from("<Q", d, 0x28)
-shnum, shstrndx = struct.unpack_from("<HH", d, 0x3c)
-stroff, = struct.unpack_from("<Q", d, shoff + shstrndx * 64 + 24)
-for i in range(shnum):
-    at = shoff + i * 64
-    name = d[stroff + struct.unpack_from("<I", d, at)[0]:].split(b"\0")[0].decode()
-    if name == sys.argv[2]:
-        print(struct.unpack_from("<Q", d, at + 24)[0])
-        struct.pack_into("<Q", d, at + (24 if sys.argv[3] == "offset" else 32), 1 << 20)
-open(sys.argv[4], "wb").write(d)' "$@"
+what, args = sys.argv[3], sys.argv[4:]
+is64, E = d[4] == 2, "<" if d[5] == 1 else ">"
+A = E + ("Q" if is64 else "I")
+if what in ("class", "data"):
+    at = 4 if what == "class" else 5
+    d[at] = int(args[0])
+    out = at
+elif what == "shstrndx":
+    at = 0x3e if is64 else 0x32
+    struct.pack_into(E + "H", d, at, int(args[0]))
+    out = at
+else:
+    field = {"offset": (24, 16), "size": (32, 20), "entsize": (56, 36)}[what][0 if is64 else 1]
+    shoff, = struct.unpack_from(A, d, 0x28 if is64 else 0x20)
+    shentsize, shnum, shstrndx = struct.unpack_from(E + "HHH", d, 0x3a if is64 else 0x2e)
+    str_at = shoff + shstrndx * shentsize + (24 if is64 else 16)
+    stroff, = struct.unpack_from(A, d, str_at)
+    for i in range(shnum):
+        sh = shoff + i * shentsize
+        name = d[stroff + struct.unpack_from(E + "I", d, sh)[0]:].split(b"\0")[0].decode()
+        if name == args[0]:
+            at = sh + field
+            out = "%d %d" % (at, struct.unpack_from(A, d, sh + (24 if is64 else 16))[0])
+            struct.pack_into(A, d, at, int(args[1]))
+print(out)
+open(sys.argv[2], "wb").write(d)' "$@"
 }
+# patch_sec ELF SECTION FIELD(offset|size) OUT: FIELD set to 1 MiB; prints the section's
+# original offset.
+patch_sec() { local r; r=$(patch_elf "$1" "$4" "$3" "$2" $((1 << 20))) && echo "${r#* }"; }
 for c in .symtab:size .symtab:offset .strtab:size .strtab:offset; do
 	sec=${c%%:*} field=${c##*:}
 	off=$(patch_sec x.elf $sec $field past.elf)
@@ -162,34 +184,6 @@ for field in size offset; do
 done
 # Fields BFD rejects or ignores (issue 10): gprof's exit status, and an error that names
 # the file and the offset of the bad field.
-# patch_elf ELF OUT WHAT [SECTION VALUE]: WHAT is class/data VALUE (the ident byte),
-# shstrndx VALUE, or entsize SECTION VALUE; prints the offset of the field changed.
-patch_elf() {
-	python3 -c '
-import struct, sys
-d = bytearray(open(sys.argv[1], "rb").read())
-what, args = sys.argv[3], sys.argv[4:]
-is64, E = d[4] == 2, "<" if d[5] == 1 else ">"
-if what in ("class", "data"):
-    at = 4 if what == "class" else 5
-    d[at] = int(args[0])
-elif what == "shstrndx":
-    at = 0x3e if is64 else 0x32
-    struct.pack_into(E + "H", d, at, int(args[0]))
-else:
-    shoff, = struct.unpack_from(E + ("Q" if is64 else "I"), d, 0x28 if is64 else 0x20)
-    shentsize, shnum, shstrndx = struct.unpack_from(E + "HHH", d, 0x3a if is64 else 0x2e)
-    str_at = shoff + shstrndx * shentsize + (24 if is64 else 16)
-    stroff, = struct.unpack_from(E + ("Q" if is64 else "I"), d, str_at)
-    for i in range(shnum):
-        sh = shoff + i * shentsize
-        name = d[stroff + struct.unpack_from(E + "I", d, sh)[0]:].split(b"\0")[0].decode()
-        if name == args[0]:
-            at = sh + (56 if is64 else 36)
-            struct.pack_into(E + ("Q" if is64 else "I"), d, at, int(args[1]))
-print(at)
-open(sys.argv[2], "wb").write(d)' "$@"
-}
 # elf_case LABEL GPROF ELF GMON PATCH... -- MESSAGE-REGEX (with @ for the offset)
 elf_case() {
 	local label=$1 gp=$2 elf=$3 gm=$4; shift 4
@@ -197,6 +191,7 @@ elf_case() {
 	while [ "$1" != -- ]; do args+=("$1"); shift; done
 	re=$2
 	off=$(patch_elf "$elf" bad.elf "${args[@]}") || { nok "$label: patching"; return; }
+	off=${off%% *}
 	$gp -b bad.elf "$gm" > /dev/null 2>&1
 	local rr=$?
 	"$T" -b bad.elf "$gm" > /dev/null 2> err.txt
