@@ -2,7 +2,8 @@
 # Each folder contributes a fragment that lists its files; the rules live here.
 #
 #   make demo                 build the demo firmware, run it in QEMU, extract, run gprof
-#   make test                 every test; ends with "N passed, N failed"
+#   make test                 every test, every board; ends with "N passed, N failed"
+#   make BOARD=x test-board   the suite every board passes, on board x alone
 #   make bench                benchmarks (instructions under QEMU -icount, bytes, seconds)
 #   make BOARD=mps2-an385 install [PREFIX=dir]
 #                             install tree for applications: $(PREFIX)/$(BOARD)/{include,lib,bin}
@@ -36,10 +37,18 @@ export PROFILE_TB := $(TB)
 
 # ---- fragments -------------------------------------------------------------------------
 # boards/<board>/board.mk: ARCH, CROSS_COMPILE, BOARD_CPUFLAGS, BOARD_SRCS, BOARD_INC,
-#                          BOARD_LDSCRIPT, BOARD_RUN (the QEMU runner script)
+#                          BOARD_CDL (drivers' CDL), BOARD_LDSCRIPT, BOARD_RUN (the QEMU
+#                          runner: a link to tools/run-qemu beside the board's qemu.conf),
+#                          LIBC (newlib, the default, or picolibc)
+ifeq ($(wildcard boards/$(BOARD)/board.mk),)
+$(error BOARD=$(BOARD): no such board (boards/*/board.mk: $(notdir $(patsubst %/board.mk,%,$(wildcard boards/*/board.mk)))))
+endif
 include boards/$(BOARD)/board.mk
-# hal/<arch>/hal.mk: HAL_SRCS, HAL_INC, HAL_PKG_CFLAGS
+# hal/<arch>/hal.mk: HAL_SRCS, HAL_INC, HAL_CDL, HAL_LDPATH, HAL_LDFILES, HAL_PKG_CFLAGS,
+#                    HAL_MCOUNT_SRCS, HAL_MCOUNT_SYMBOL
 include hal/$(ARCH)/hal.mk
+# hal/common/common.mk: COMMON_SRCS, COMMON_INC, COMMON_CDL (the C library glue)
+include hal/common/common.mk
 # target/target.mk: PROFILE_SRCS, PROFILE_INC
 include target/target.mk
 # target/lwip.mk: lwIP and the TFTP daemon in configurations with CYGPKG_NET_LWIP
@@ -62,14 +71,14 @@ PKG_CFLAGS_REMOVE := -pg -p -finstrument-functions $(if $(CDL_ID),$(call cdl_get
 PKG_CFLAGS_ADD    := $(if $(CDL_ID),$(call cdl_get,CYGPKG_PROFILE_GPROF_CFLAGS_ADD))
 NO_PG = $(filter-out $(PKG_CFLAGS_REMOVE),$(1))
 
-PKG_INC    := $(TB)/include $(PROFILE_INC) $(HAL_INC) $(BOARD_INC)
+PKG_INC    := $(TB)/include $(PROFILE_INC) $(HAL_INC) $(COMMON_INC) $(BOARD_INC)
 # Functions start on 16-byte boundaries (the usual bucket size) so that the package's hot
 # spots (mcount) are not charged to a neighbour in a gprof flat profile.
-PKG_CFLAGS := $(call NO_PG,$(BOARD_CPUFLAGS) -O2 -g -std=gnu11 -Wall -Wextra \
+PKG_CFLAGS := $(call NO_PG,$(BOARD_CPUFLAGS) $(LIBC_CFLAGS) -O2 -g -std=gnu11 -Wall -Wextra \
               -Werror=implicit-function-declaration -ffunction-sections -fdata-sections \
               -falign-functions=16 $(CFLAGS) $(PKG_CFLAGS_ADD) $(HAL_PKG_CFLAGS)) $(addprefix -I,$(PKG_INC))
 
-PKG_SRCS := $(PROFILE_SRCS) $(HAL_SRCS) $(BOARD_SRCS)
+PKG_SRCS := $(PROFILE_SRCS) $(HAL_SRCS) $(COMMON_SRCS) $(BOARD_SRCS)
 PKG_OBJS := $(patsubst %,$(TB)/obj/%.o,$(PKG_SRCS))
 PROFILE_LIB := $(TB)/lib/libprofile.a
 
@@ -118,16 +127,17 @@ cdl-force:
 
 # ---- applications -----------------------------------------------------------------------
 # Flags an application uses, in the tree and (via profile.mk) from an install tree.
-APP_CFLAGS  = $(BOARD_CPUFLAGS) -O2 -g -ffunction-sections -fdata-sections
-APP_LDFLAGS = $(BOARD_CPUFLAGS) -Wl,--gc-sections -nostartfiles
-APP_LIBS    = -Wl,--start-group -lprofile -lc -lm -lgcc -Wl,--end-group
+# (LIBC_CFLAGS, LIBC_LDFLAGS, LIBC_LIBS: the C library's, from hal/common/common.mk.)
+APP_CFLAGS  = $(BOARD_CPUFLAGS) $(LIBC_CFLAGS) -O2 -g -ffunction-sections -fdata-sections
+APP_LDFLAGS = $(BOARD_CPUFLAGS) $(LIBC_LDFLAGS) -Wl,--gc-sections -nostartfiles
+APP_LIBS    = -Wl,--start-group -lprofile $(LIBC_LIBS) -lgcc -Wl,--end-group
 
 # $(call firmware,NAME,PG_SOURCES,PLAIN_SOURCES): build $(TB)/fw/NAME.elf against the in-tree
 # package, PG_SOURCES compiled with -pg, PLAIN_SOURCES without.
 define firmware
 $(TB)/fw/$(1).elf: $(patsubst %,$(TB)/fw/$(1)/pg/%.o,$(2)) $(patsubst %,$(TB)/fw/$(1)/plain/%.o,$(3)) \
-                   $(PROFILE_LIB) $(BOARD_LDSCRIPT)
-	$$(CROSS_CC) $$(APP_LDFLAGS) -T$(BOARD_LDSCRIPT) -L$(TB)/lib -Wl,-Map,$$@.map \
+                   $(PROFILE_LIB) $(BOARD_LDSCRIPT) $(HAL_LDFILES)
+	$$(CROSS_CC) $$(APP_LDFLAGS) -T$(BOARD_LDSCRIPT) -L$(TB)/lib $(addprefix -L,$(HAL_LDPATH)) -Wl,-Map,$$@.map \
 	  $(patsubst %,$(TB)/fw/$(1)/pg/%.o,$(2)) $(patsubst %,$(TB)/fw/$(1)/plain/%.o,$(3)) $$(APP_LIBS) -o $$@
 $(TB)/fw/$(1)/pg/%.c.o: %.c $(PKGCONF_H) | $(SETUP_STAMP)
 	@mkdir -p $$(@D)
@@ -145,8 +155,9 @@ install: install-target
 install-target: $(PROFILE_LIB) $(PKGCONF_H)
 	@mkdir -p $(INSTALL_DIR)/include $(INSTALL_DIR)/lib $(INSTALL_DIR)/bin $(INSTALL_DIR)/share
 	cp -r $(addsuffix /.,$(PKG_INC)) $(INSTALL_DIR)/include/
-	cp $(PROFILE_LIB) $(BOARD_LDSCRIPT) $(INSTALL_DIR)/lib/
+	cp $(PROFILE_LIB) $(BOARD_LDSCRIPT) $(HAL_LDFILES) $(INSTALL_DIR)/lib/
 	cp $(BOARD_RUN) $(INSTALL_DIR)/bin/run-qemu
+	cp $(dir $(BOARD_RUN))qemu.conf $(INSTALL_DIR)/bin/qemu.conf
 	cp $(GDB_SCRIPT) $(INSTALL_DIR)/share/gprof.gdb
 	@{ echo '# Generated by make install: compile and link flags for $(BOARD).'; \
 	   echo 'PROFILE_PREFIX  := $(INSTALL_DIR)'; \
@@ -173,6 +184,9 @@ include cdl/tests/tests.mk
 all: $(PROFILE_LIB)
 
 test: $(SETUP_STAMP) $(TEST_DEPS)
+ifneq ($(BOARD),$(REFERENCE_BOARD))
+	$(error make test runs on the reference board $(REFERENCE_BOARD) and every other board's suite with it; for one board: make BOARD=$(BOARD) test-board)
+endif
 	@tools/run-tests $(TESTS)
 
 bench: $(SETUP_STAMP) $(BENCH_DEPS)

@@ -48,8 +48,10 @@ CDL_ID := $(if $(strip $(CONFIG)$(CDL_USER_NAMES)),$(shell { $(if $(CONFIG),cat 
 CDL_SUFFIX := $(if $(CDL_ID),-cfg-$(CDL_ID))
 
 # The packages every configuration of this board has: the profiling package, the
-# architecture HAL, the board. (ARCH comes from board.mk, included later; hence "=".)
-CDL_FILES = cdl/profile_gprof.cdl $(wildcard hal/$(ARCH)/*.cdl) $(wildcard boards/$(BOARD)/*.cdl)
+# architecture HAL (HAL_CDL: its own and the family's, e.g. hal/cortexm), the C library glue
+# (COMMON_CDL), the board and its drivers (BOARD_CDL). (They come from board.mk, hal.mk and
+# common.mk, included later; hence "=".)
+CDL_FILES = cdl/profile_gprof.cdl $(HAL_CDL) $(COMMON_CDL) $(wildcard boards/$(BOARD)/*.cdl) $(BOARD_CDL)
 
 # Arguments of cdl/configure for this build's configuration. Other fragments may append
 # user values of their own (e.g. PKGCONF_CMD += CYGPKG_NET_LWIP=1).

@@ -3,4 +3,4 @@ $(eval $(call firmware,demo,demo/demo.c,))
 
 .PHONY: demo
 demo: $(SETUP_STAMP) $(TB)/fw/demo.elf
-	@demo/run-demo $(BOARD_RUN) $(TB)/fw/demo.elf $(BUILD)/demo
+	@GPROF=$(CROSS_COMPILE)gprof demo/run-demo $(BOARD_RUN) $(TB)/fw/demo.elf $(BUILD)/demo/$(BOARD)

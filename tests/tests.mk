@@ -71,7 +71,7 @@ TEST_DEPS += $(TB)/fw/demo.elf $(TFTP_FW)
 
 # ---- the halting sweep: gdb halts the firmware at every instruction of the snapshot, reset
 # and hot paths, dumps there, and every sample and call is accounted for exactly ----
-SWEEP_FW := $(BUILD)/sweep/sweep.elf
+SWEEP_FW := $(BUILD)/$(BOARD)/net/sweep.elf
 $(eval $(call net_firmware,sweep,tests/qemu/sweep.c,tests/qemu/sweep_support.c tests/qemu/support.c))
 # (every profile timer sample is counted before the package sees it)
 $(TB)/fw/sweep.elf: APP_LDFLAGS += -Wl,--wrap=__profile_hit
@@ -81,3 +81,29 @@ TEST_DEPS += $(SWEEP_FW)
 # ---- gdb halting the TFTP firmware at random moments during real tftp-hpa gets ----
 TESTS     += tests/qemu/test_tftp_halts.py
 TEST_DEPS += $(TFTP_FW)
+
+# ---- every board: the board suite (a board is a parameter, not a copy of the tests) ----
+# What every board passes: exact call counts, the mcount stub's ABI from gdb, loss counters,
+# gdb extraction (test_calls.py); make demo, and make demo-tftp where the board has a network
+# interface (test_demo.sh); TFTP gets with real clients there too (test_tftp.py).
+# mps2-an385, the reference board, runs everything above as well: the portable code's
+# exactness sweeps, option builds and attacks do not depend on the board.
+REFERENCE_BOARD := mps2-an385
+board_has_net = $(wildcard boards/$(1)/net.mk)
+board_suite = tests/qemu/test_calls.py tests/qemu/test_demo.sh $(if $(call board_has_net,$(1)),tests/qemu/test_tftp.py)
+BOARD_SUITE_DEPS := $(TB)/fw/calls.elf $(TB)/fw/demo.elf $(if $(call board_has_net,$(BOARD)),$(TFTP_FW))
+
+.PHONY: test-board test-board-deps
+test-board-deps: $(SETUP_STAMP) $(BOARD_SUITE_DEPS)
+# make BOARD=x test-board: that board's suite alone.
+test-board: test-board-deps
+	@tools/run-tests $(addsuffix @$(BOARD),$(call board_suite,$(BOARD)))
+
+# make test: the board suite on every other board too, each built by a make of its own.
+ALL_BOARDS   := $(patsubst boards/%/board.mk,%,$(wildcard boards/*/board.mk))
+OTHER_BOARDS := $(filter-out $(BOARD),$(ALL_BOARDS))
+TESTS     += $(foreach b,$(OTHER_BOARDS),$(addsuffix @$(b),$(call board_suite,$(b))))
+TEST_DEPS += $(addprefix board-deps-,$(OTHER_BOARDS))
+.PHONY: $(addprefix board-deps-,$(OTHER_BOARDS))
+board-deps-%: $(SETUP_STAMP)
+	@$(MAKE) --no-print-directory BOARD=$* test-board-deps

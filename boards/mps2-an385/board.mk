@@ -2,16 +2,15 @@
 # File lists and flags only; the rules are in the top-level Makefile.
 ARCH          := armv7m
 CROSS_COMPILE := arm-none-eabi-
-# Soft-float Thumb-2: the Cortex-M3 has no FPU (and mcount relies on no FP argument registers).
+# Soft-float Thumb-2: the Cortex-M3 has no FPU.
 BOARD_CPUFLAGS := -mcpu=cortex-m3 -mthumb -mfloat-abi=soft
-BOARD_INC      := boards/mps2-an385/include
-BOARD_SRCS     := boards/mps2-an385/src/startup.c \
-                  boards/mps2-an385/src/irq.c \
-                  boards/mps2-an385/src/clock.c \
-                  boards/mps2-an385/src/syscalls.c \
-                  boards/mps2-an385/src/apb_timer.c \
-                  boards/mps2-an385/src/profile_timer.c
+include boards/drivers/cmsdk/cmsdk.mk
+include boards/drivers/lan9118/lan9118.mk
+BOARD_INC      := boards/mps2-an385/include $(CMSDK_INC)
+BOARD_SRCS     := boards/mps2-an385/src/board.c $(CMSDK_SRCS) $(CMSDK_PROFILE_TIMER_SRCS)
+BOARD_CDL      := $(LAN9118_CDL)
 BOARD_LDSCRIPT := boards/mps2-an385/mps2-an385.ld
 # Boots an ELF in QEMU: run-qemu [--gdb PORT] [--halt] [--icount SHIFT|off] [--timeout SECS] ELF [qemu args]
+# (tools/run-qemu with this folder's qemu.conf)
 BOARD_RUN      := boards/mps2-an385/run-qemu
 QEMU_MACHINE   := mps2-an385

@@ -37,7 +37,7 @@ def main():
     if not t.ok(p.returncode == 0 and os.path.exists(elf),
                 "the bench firmware builds with ARC_PERCENTAGE=1", p.stdout):
         return t.done()
-    out_dir = os.path.join(h.BUILD, "test-out", "losses.%d" % os.getpid())
+    out_dir = os.path.join(h.OUT_ROOT, "losses.%d" % os.getpid())
     shutil.rmtree(out_dir, ignore_errors=True)
     os.makedirs(out_dir)
     private = os.path.join(out_dir, "bench.elf")   # other runs may rebuild the original

@@ -1,6 +1,11 @@
-# ARMv7-M (Thumb-2) architecture HAL: file lists (rules are in the top-level Makefile).
-HAL_INC  := hal/armv7m/include
-HAL_SRCS := hal/armv7m/src/mcount.S
+# ARMv7-M (Thumb-2) architecture HAL, serving ARMv7E-M (Cortex-M4/M7) and ARMv8-M Mainline
+# (Cortex-M33) too: file lists (rules are in the top-level Makefile).
+include hal/cortexm/cortexm.mk
+HAL_INC    := hal/armv7m/include $(CORTEXM_INC)
+HAL_SRCS   := hal/armv7m/src/mcount.S $(CORTEXM_SRCS)
+HAL_CDL    := hal/armv7m/hal_armv7m.cdl $(CORTEXM_CDL)
+HAL_LDPATH := $(CORTEXM_LDPATH)
+HAL_LDFILES := $(CORTEXM_LDFILES)
 # Flags for every package object (after the user's CFLAGS): the package never touches FP
 # registers, whatever float ABI the application uses. Under hard-float s0-s15 carry the
 # instrumented function's arguments when mcount runs, and the stub does not save them.

@@ -42,19 +42,24 @@ add() {
 	pairs+=("${copies[*]}") names+=("${shown[*]}")
 }
 fw=$B/mps2-an385/fw
-add $fw/demo.elf $B/demo/gmon.out
+add $fw/demo.elf $B/demo/mps2-an385/gmon.out
 add $fw/bench.elf $B/bench/gmon.out
-for g in $B/test-out/calls/*/*/gmon.out $B/test-out/calls/*/phase1/firmware-gmon.out; do
-	add $fw/calls.elf "$g"
+# Every ARM board's calls test (build/test-out/BOARD/calls/; arm-none-eabi-gprof reads them).
+for o in $B/test-out/*/calls; do
+	board=$(basename "$(dirname "$o")")
+	grep -qs 'arm-none-eabi-' "boards/$board/board.mk" || continue
+	for g in "$o"/*/*/gmon.out "$o"/*/phase1/firmware-gmon.out; do
+		add "$B/$board/fw/calls.elf" "$g"
+	done
 done
-# The TFTP tests (tests/qemu/tftplib.py) run in build/test-out/tftp/NAME.PID/, each
+# The TFTP tests (tests/qemu/tftplib.py) run in build/test-out/BOARD/tftp/NAME.PID/, each
 # with the copy of tftp.elf its firmware ran.
-for d in $B/test-out/tftp/gets.*/; do
+for d in $B/test-out/mps2-an385/tftp/gets.*/; do
 	d=${d%/}
 	add "$d/tftp.elf" "$d/get1.gmon"
 	add "$d/tftp.elf" "$d/get1.gmon" "$d/get2.gmon"
 done
-for d in $B/test-out/tftp/abuse.*/; do
+for d in $B/test-out/mps2-an385/tftp/abuse.*/; do
 	d=${d%/}
 	# (of the 16 gets under attack, alike but for their counts, the first of each rate)
 	for g in "$d"/*.gmon; do

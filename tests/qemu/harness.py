@@ -15,7 +15,30 @@ BUILD = os.path.join(ROOT, os.environ.get("BUILD", "build"))
 FW_DIR = os.path.join(ROOT, os.environ.get("PROFILE_TB", os.path.join(BUILD, BOARD)), "fw")
 RUN_QEMU = os.path.join(ROOT, "boards", BOARD, "run-qemu")
 GPROF_GDB = os.path.join(ROOT, "gdb", "gprof.gdb")
-GPROF = os.environ.get("GPROF", "arm-none-eabi-gprof")
+# Each board's tests write under build/test-out/<board>/.
+OUT_ROOT = os.path.join(BUILD, "test-out", BOARD)
+
+
+def board_var(name, board=BOARD):
+    """A variable of boards/<board>/board.mk ("NAME := value"), following its includes of
+    other boards' board.mk (a variant board); None if it has none."""
+    path = os.path.join(ROOT, "boards", board, "board.mk")
+    value = None
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"^include\s+boards/([^/\s]+)/board\.mk\s*$", line)
+            if m:
+                value = board_var(name, m.group(1)) if value is None else value
+            m = re.match(r"^%s\s*:?=\s*(.*?)\s*$" % re.escape(name), line)
+            if m:
+                value = m.group(1)
+    return value
+
+
+# GNU gprof for the board's architecture: the reference reader.
+GPROF = os.environ.get("GPROF") or (board_var("CROSS_COMPILE") or "arm-none-eabi-") + "gprof"
+# Does the board have a network interface (and so TFTP tests)?
+HAS_NET = os.path.exists(os.path.join(ROOT, "boards", BOARD, "net.mk"))
 
 
 class Tap:

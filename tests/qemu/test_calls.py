@@ -28,7 +28,7 @@ with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "calls.h")) a
         CALLS[m.group(1)] = int(m.group(2))
 
 ELF = os.path.join(h.FW_DIR, "calls.elf")
-OUT = os.path.join(h.BUILD, "test-out", "calls")
+OUT = os.path.join(h.OUT_ROOT, "calls")
 
 
 def run(tag):
@@ -179,7 +179,7 @@ def main():
         t.ok(a == b, "two runs give identical %s files (%d bytes)" % (sub, len(a)))
     # gdb with the ELF but no live target: says so (it used to read the file's static image
     # and report "profiling is off"), for every macro, and writes no file.
-    nodir = os.path.join(h.BUILD, "test-out", "calls-notarget")
+    nodir = os.path.join(h.OUT_ROOT, "calls-notarget")
     shutil.rmtree(nodir, ignore_errors=True)
     os.makedirs(nodir)
     for macro in ("gprof_dump", "gprof_fetch", "gprof_reset", "gprof_stats"):

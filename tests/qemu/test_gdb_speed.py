@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness as h  # noqa: E402
 
 ELF = os.path.join(h.FW_DIR, "bench.elf")
-OUT = os.path.join(h.BUILD, "test-out", "gdb_speed")
+OUT = os.path.join(h.OUT_ROOT, "gdb_speed")
 LIMIT_SECONDS = 2.0
 NBINS = 64 * 1024 // 2
 

@@ -27,8 +27,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness as h  # noqa: E402
 
-ELF = os.path.join(h.BUILD, "sweep", "sweep.elf")
-OUT = os.path.join(h.BUILD, "test-out", "sweep")
+ELF = os.path.join(h.BUILD, h.BOARD, "net", "sweep.elf")
+OUT = os.path.join(h.OUT_ROOT, "sweep")
 NM = "arm-none-eabi-nm"
 OBJDUMP = "arm-none-eabi-objdump"
 # The functions swept (static ones by prefix: GCC may clone them, e.g. hit_miss.constprop.0).

@@ -1,27 +1,27 @@
 # TFTP extraction over lwIP: the firmware (built in a configuration with lwIP, see
 # target/lwip.mk), QEMU end-to-end tests with real clients, the benchmark, `make demo-tftp`.
-# The firmware is copied to a fixed place, whatever its configuration's directory is.
+# The firmware is copied to a fixed place per board, whatever its configuration's directory is.
 #
-# $(call net_firmware,NAME,PG_SOURCES,PLAIN_SOURCES): $(BUILD)/NAME/NAME.elf, built as
+# $(call net_firmware,NAME,PG_SOURCES,PLAIN_SOURCES): $(BUILD)/$(BOARD)/net/NAME.elf, built as
 # $(call firmware,...) does but in the TFTP configuration (lwIP, the daemon, snapshots).
 define net_firmware
 ifeq ($$(NET_LWIP),1)
 # This build's configuration has lwIP: build the firmware here.
 $$(eval $$(call firmware,$(1),$(2),$(3)))
 # (copied atomically: a concurrent make test in the same tree may be reading it)
-$(BUILD)/$(1)/$(1).elf: $$(TB)/fw/$(1).elf
+$(BUILD)/$(BOARD)/net/$(1).elf: $$(TB)/fw/$(1).elf
 	@mkdir -p $$(@D)
 	cp $$< $$@.$$$$$$$$.tmp && mv -f $$@.$$$$$$$$.tmp $$@
 else
 # Any other configuration: a sub-make builds the firmware with lwIP added (in the
 # directory of that configuration; this one's objects are not touched).
-.PHONY: $(BUILD)/$(1)/$(1).elf
-$(BUILD)/$(1)/$(1).elf: | $$(SETUP_STAMP)
+.PHONY: $(BUILD)/$(BOARD)/net/$(1).elf
+$(BUILD)/$(BOARD)/net/$(1).elf: | $$(SETUP_STAMP)
 	@$$(MAKE) --no-print-directory $$(TFTP_CONFIG) $$@
 endif
 endef
 
-TFTP_FW := $(BUILD)/tftp/tftp.elf
+TFTP_FW := $(BUILD)/$(BOARD)/net/tftp.elf
 $(eval $(call net_firmware,tftp,tests/qemu/tftp_app.c,tests/qemu/tftp_support.c))
 ifeq ($(NET_LWIP),1)
 # lwIP's sources appear with `make setup`: let the pattern rules wait for it.
@@ -35,4 +35,4 @@ BENCH_DEPS += $(TFTP_FW)
 
 .PHONY: demo-tftp
 demo-tftp: $(SETUP_STAMP) $(TFTP_FW)
-	@tests/qemu/run-demo-tftp $(BOARD_RUN) $(TFTP_FW) $(BUILD)/demo-tftp
+	@GPROF=$(CROSS_COMPILE)gprof tests/qemu/run-demo-tftp $(BOARD_RUN) $(TFTP_FW) $(BUILD)/demo-tftp/$(BOARD)

@@ -12,7 +12,7 @@ import time
 
 import harness as h
 
-TFTP_FW = os.environ.get("TFTP_FW") or os.path.join(h.BUILD, "tftp", "tftp.elf")
+TFTP_FW = os.environ.get("TFTP_FW") or os.path.join(h.BUILD, h.BOARD, "net", "tftp.elf")
 GUEST_IP = "10.0.2.15"
 GUEST_PORT = 69
 
@@ -26,9 +26,9 @@ def free_udp_port():
 
 
 def private_dir(name):
-    """build/test-out/tftp/NAME.PID: each run its own (make test may run concurrently in one
+    """build/test-out/BOARD/tftp/NAME.PID: each run its own (make test may run concurrently in one
     tree); the directories of runs that are over are removed."""
-    top = os.path.join(h.BUILD, "test-out", "tftp")
+    top = os.path.join(h.OUT_ROOT, "tftp")
     os.makedirs(top, exist_ok=True)
     for d in os.listdir(top):
         m = re.match(r"%s\.(\d+)$" % re.escape(name), d)

@@ -1,16 +1,15 @@
 /*
  * Arm MPS2 with the AN385 FPGA image (Cortex-M3), as QEMU's mps2-an385 models it.
  *
- * What the board gives firmware beyond the profiling HAL contract:
- *   - IRQ numbers and a small NVIC interface (enable with a priority, disable, pend from
- *     software), so tests can take interrupts of chosen priorities;
- *   - a free-running monotonic clock on the CMSDK dual timer (e.g. lwIP's sys_now());
- *   - the console on UART0 (newlib's stdin/stdout/stderr; see syscalls.c).
+ * What the board gives firmware beyond the profiling HAL contract is the board API of every
+ * board (<cyg/hal/board_api.h>): interrupt control on the NVIC, a monotonic clock on the
+ * CMSDK dual timer, the console on UART0 (the C library's stdin/stdout/stderr), the fast
+ * timer; this header adds the board's constants.
  *
- * Resources the board keeps for itself:
+ * Resources the board keeps for itself (drivers in boards/drivers/cmsdk):
  *   APB TIMER0 (IRQ 8)    the profile timer (hal_enable_profile_timer()); its handler is
- *                         TIMER0_IRQHandler in profile_timer.c
- *   dual timer (IRQ 10)   the monotonic clock; DUALTIMER_IRQHandler in clock.c
+ *                         TIMER0_IRQHandler
+ *   dual timer (IRQ 10)   the monotonic clock; DUALTIMER_IRQHandler
  *   UART0                 console (polled; its interrupts are left free)
  * For firmware: APB TIMER1 (IRQ 9) as the "fast timer" (board_fast_timer_*()), SysTick,
  * every other IRQ and exception: define a handler by its name (void TIMER1_IRQHandler(void),
@@ -23,13 +22,12 @@
 #define CYGONCE_HAL_BOARD_H
 
 #include <stdint.h>
+#include <cyg/hal/board_api.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* Clock of the APB peripherals (timers, UARTs): QEMU's SYSCLK_FRQ for MPS2, 25 MHz. */
-#define BOARD_APB_CLOCK_HZ 25000000u
+/* Clock of the APB peripherals (timers, UARTs): QEMU's SYSCLK_FRQ for MPS2, 25 MHz. The
+ * board clock counts it. */
+#define BOARD_CMSDK_PCLK_HZ 25000000u
+#define BOARD_CLOCK_HZ BOARD_CMSDK_PCLK_HZ
 
 /* ---- interrupts ------------------------------------------------------------------------ */
 
@@ -64,6 +62,30 @@ enum board_irq {
     BOARD_IRQ_COUNT = 32
 };
 
+/* The vector table's IRQ entries, in NVIC order (hal/cortexm/src/startup.c): the handler
+ * names firmware defines to take an interrupt. */
+#define BOARD_IRQ_VECTORS(X)                                                                  \
+    X(UARTRX0_IRQHandler) X(UARTTX0_IRQHandler) X(UARTRX1_IRQHandler) X(UARTTX1_IRQHandler)   \
+    X(UARTRX2_IRQHandler) X(UARTTX2_IRQHandler) X(PORT0_ALL_IRQHandler) X(PORT1_ALL_IRQHandler) \
+    X(TIMER0_IRQHandler) X(TIMER1_IRQHandler) X(DUALTIMER_IRQHandler) X(SPI_IRQHandler)       \
+    X(UARTOVF_IRQHandler) X(ETHERNET_IRQHandler) X(I2S_IRQHandler) X(TSC_IRQHandler)          \
+    X(PORT2_ALL_IRQHandler) X(PORT3_ALL_IRQHandler) X(UARTRX3_IRQHandler) X(UARTTX3_IRQHandler) \
+    X(UARTRX4_IRQHandler) X(UARTTX4_IRQHandler) X(ADCSPI_IRQHandler) X(SHIELDSPI_IRQHandler)  \
+    X(PORT0_0_IRQHandler) X(PORT0_1_IRQHandler) X(PORT0_2_IRQHandler) X(PORT0_3_IRQHandler)   \
+    X(PORT0_4_IRQHandler) X(PORT0_5_IRQHandler) X(PORT0_6_IRQHandler) X(PORT0_7_IRQHandler)
+
+/* Peripherals (boards/drivers/cmsdk, boards/drivers/lan9118); written without a U suffix,
+ * for assembly templates too. */
+#define BOARD_CMSDK_UART_BASE 0x40004000
+#define BOARD_CMSDK_DUALTIMER_BASE 0x40002000
+#define BOARD_DUALTIMER_HANDLER DUALTIMER_IRQHandler
+#define BOARD_PROFILE_TIMER_BASE 0x40000000 /* APB TIMER0 */
+#define BOARD_PROFILE_TIMER_IRQ BOARD_IRQ_TIMER0
+#define BOARD_PROFILE_TIMER_HANDLER TIMER0_IRQHandler
+#define BOARD_FAST_TIMER_BASE 0x40001000 /* APB TIMER1 */
+#define BOARD_LAN9118_BASE 0x40200000
+#define BOARD_LAN9118_IRQ BOARD_IRQ_ETHERNET
+
 /*
  * Priorities are 0 (most urgent) .. 7: the three bits the AN385 Cortex-M3 implements
  * (QEMU models more; only these three are used so that the numbers mean the same on the
@@ -76,18 +98,6 @@ enum board_irq {
 
 /* Priority of the profile timer (TIMER0). */
 #define BOARD_PROFILE_TIMER_PRIO 0
-
-/* Set the priority of irq (clamped to 0..BOARD_IRQ_PRIO_MAX) and enable it in the NVIC. */
-void board_irq_enable(int irq, unsigned priority);
-/* Disable irq in the NVIC (a pending request stays pending). */
-void board_irq_disable(int irq);
-/*
- * Make irq pending from software. If it is enabled and more urgent than the current
- * execution priority, its handler has run by the time this returns.
- */
-void board_irq_pend(int irq);
-/* Forget a pending request for irq. */
-void board_irq_unpend(int irq);
 
 /*
  * An interrupt for tests to pend from software: PORT0 pin 0, which nothing drives in QEMU.
@@ -104,34 +114,4 @@ void board_irq_unpend(int irq);
  */
 #define BOARD_FAST_TIMER_IRQ BOARD_IRQ_TIMER1
 #define BOARD_FAST_TIMER_HANDLER TIMER1_IRQHandler
-int board_fast_timer_start(int interval_us, unsigned priority);
-void board_fast_timer_stop(void);
-void board_fast_timer_ack(void);
-
-/* ---- monotonic clock ------------------------------------------------------------------- */
-
-/*
- * Ticks of BOARD_APB_CLOCK_HZ since reset: the dual timer's first counter runs free from
- * reset (started before main), and its wrap interrupt (every 2^32 ticks, about 172 s)
- * extends it to 64 bits. Monotonic, safe from any context (also with interrupts masked).
- * Under QEMU -icount sleep=off, a CPU held by gdb counts as idle: virtual time may jump to
- * the next timer deadline (up to 172 s for this clock alone), so the clock can leap forward
- * across a debugger stop. Counts of anything stay exact; timers just fire on resume.
- */
-uint64_t board_clock_ticks(void);
-/* Microseconds since reset. */
-uint64_t board_clock_us(void);
-/* Milliseconds since reset, wrapping at 2^32 (what lwIP's sys_now() wants). */
-uint32_t board_clock_ms(void);
-
-/* ---- console --------------------------------------------------------------------------- */
-
-/* Write one byte to UART0, waiting while its transmit buffer is full. */
-void board_console_putc(char c);
-/* Read one byte from UART0, waiting for it. */
-int board_console_getc(void);
-
-#ifdef __cplusplus
-}
-#endif
 #endif

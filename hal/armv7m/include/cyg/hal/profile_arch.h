@@ -34,4 +34,17 @@ static inline int hal_profile_in_interrupt(void)
 /* Thumb code addresses carry bit 0 in return addresses; gprof wants the plain address. */
 #define HAL_PROFILE_PC(x) ((uintptr_t)(x) & ~(uintptr_t)1)
 
+/*
+ * For the Cortex-M code every M board shares (hal/cortexm), in assembly templates:
+ * HAL_CORTEXM_EXC_FRAME_TO_R0: r0 = the exception frame, on the stack that was in use when
+ *   the exception came (EXC_RETURN in lr, bit 2: 0 = MSP, 1 = PSP, e.g. an RTOS thread).
+ * HAL_CORTEXM_TAIL_CALL(sym): branch to sym (Thumb-2's B reaches +-16 MiB).
+ */
+#define HAL_CORTEXM_EXC_FRAME_TO_R0                                                          \
+    "tst   lr, #4\n\t"                                                                        \
+    "ite   eq\n\t"                                                                            \
+    "mrseq r0, msp\n\t"                                                                       \
+    "mrsne r0, psp\n\t"
+#define HAL_CORTEXM_TAIL_CALL(sym) "b     " sym "\n\t"
+
 #endif

@@ -1,50 +1,27 @@
 /*
- * newlib system calls for mps2-an385: the console on CMSDK UART0 (polled), the heap
- * between the end of .bss and the stack, and exit through ARM semihosting so that QEMU
- * (run with -semihosting-config enable=on,target=native, as run-qemu does) ends with the
- * firmware's exit status.
+ * newlib's system calls for every newlib board: stdin/stdout/stderr on the board's console,
+ * the heap between the end of .bss and the stack (the linker script's __heap_start and
+ * __heap_end), time from the board's monotonic clock (time(), clock(), gettimeofday(),
+ * times()), and exit through semihosting, so that QEMU (run-qemu enables semihosting) ends
+ * with the firmware's exit status. Files are not supported: open() and friends fail.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/times.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cyg/hal/board.h>
-#include "an385_regs.h"
+#include <cyg/hal/semihosting.h>
 
 #undef errno
 extern int errno;
 
 /* Linker script symbols: the heap is [__heap_start, __heap_end). */
 extern char __heap_start[], __heap_end[];
-
-/* Semihosting operations (ARM "Semihosting for AArch32 and AArch64", v2.0). */
-#define SEMIHOSTING_SYS_EXIT_EXTENDED 0x20
-#define SEMIHOSTING_ADP_STOPPED_APPLICATION_EXIT 0x20026
-
-#define CONSOLE_BAUD 115200u
-
-void an385_console_init(void)
-{
-    /* QEMU ignores the divider but refuses to transmit with a nonsensical one (< 16). */
-    CMSDK_UART_BAUDDIV(CMSDK_UART0_BASE) = BOARD_APB_CLOCK_HZ / CONSOLE_BAUD;
-    CMSDK_UART_CTRL(CMSDK_UART0_BASE) = CMSDK_UART_CTRL_TXEN | CMSDK_UART_CTRL_RXEN;
-}
-
-void board_console_putc(char c)
-{
-    while (CMSDK_UART_STATE(CMSDK_UART0_BASE) & CMSDK_UART_STATE_TXFULL)
-        ;
-    CMSDK_UART_DATA(CMSDK_UART0_BASE) = (uint8_t)c;
-}
-
-int board_console_getc(void)
-{
-    while (!(CMSDK_UART_STATE(CMSDK_UART0_BASE) & CMSDK_UART_STATE_RXFULL))
-        ;
-    return (int)(CMSDK_UART_DATA(CMSDK_UART0_BASE) & 0xFFu);
-}
 
 int _write(int fd, const void *buf, size_t len)
 {
@@ -64,8 +41,8 @@ int _read(int fd, void *buf, size_t len)
     if (len == 0)
         return 0;
     p[n++] = (char)board_console_getc();
-    while (n < len && (CMSDK_UART_STATE(CMSDK_UART0_BASE) & CMSDK_UART_STATE_RXFULL))
-        p[n++] = (char)(CMSDK_UART_DATA(CMSDK_UART0_BASE) & 0xFFu);
+    while (n < len && board_console_rx_ready())
+        p[n++] = (char)board_console_getc();
     return (int)n;
 }
 
@@ -86,22 +63,57 @@ void *_sbrk(ptrdiff_t increment)
     return prev;
 }
 
+/*
+ * Time since reset: there is no calendar clock, so time() counts from the epoch at reset.
+ * clock() is newlib's times() based one: CLOCKS_PER_SEC (newlib: 100 on ARM) ticks of the
+ * board clock, all of it user time (the firmware is the only process).
+ */
+int _gettimeofday(struct timeval *tv, void *tz)
+{
+    (void)tz;
+    if (tv) {
+        uint64_t us = board_clock_us();
+        tv->tv_sec = (time_t)(us / 1000000u);
+        tv->tv_usec = (suseconds_t)(us % 1000000u);
+    }
+    return 0;
+}
+
+clock_t _times(struct tms *buf)
+{
+    clock_t now = (clock_t)(board_clock_us() / (1000000u / CLOCKS_PER_SEC));
+    if (buf) {
+        buf->tms_utime = now;
+        buf->tms_stime = 0;
+        buf->tms_cutime = 0;
+        buf->tms_cstime = 0;
+    }
+    return now;
+}
+_Static_assert(1000000 % CLOCKS_PER_SEC == 0, "_times() wants whole microseconds per clock tick");
+
 void _exit(int status)
 {
     /* SYS_EXIT_EXTENDED: unlike SYS_EXIT on AArch32, it carries the status. */
-    uint32_t block[2] = { SEMIHOSTING_ADP_STOPPED_APPLICATION_EXIT, (uint32_t)status };
-    register uint32_t r0 __asm__("r0") = SEMIHOSTING_SYS_EXIT_EXTENDED;
-    register uint32_t *r1 __asm__("r1") = block;
-    __asm__ volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
-    /* Without semihosting the bkpt faults or is ignored; either way, stop here. */
+    uintptr_t block[2] = { SEMIHOSTING_ADP_STOPPED_APPLICATION_EXIT, (uintptr_t)status };
+    hal_semihosting_call(SEMIHOSTING_SYS_EXIT_EXTENDED, (uintptr_t)block);
+    /* Without a semihosting host, stop here. */
     for (;;)
-        __asm__ volatile("cpsid i\n\twfi");
+        ;
 }
 
 int _close(int fd)
 {
     (void)fd;
     errno = EBADF;
+    return -1;
+}
+
+int _open(const char *path, int flags, ...)
+{
+    (void)path;
+    (void)flags;
+    errno = ENOSYS;
     return -1;
 }
 

@@ -1,15 +1,16 @@
 /*
- * The board's network: the on-board LAN9118 as lwIP's default interface, bare metal
- * (NO_SYS=1). init_all_network_interfaces() is the eCos moment after which profile_on()
- * can start the TFTP daemon; network_poll() runs the network from the main loop.
+ * A board's network when it has a LAN9118: the chip (at BOARD_LAN9118_BASE, interrupt line
+ * BOARD_LAN9118_IRQ, from the board's <cyg/hal/board.h>) as lwIP's default interface, bare
+ * metal (NO_SYS=1). init_all_network_interfaces() is the eCos moment after which
+ * profile_on() can start the TFTP daemon; network_poll() runs the network from the main loop.
  *
- * Address: the configuration's (hal_arm_mps2_an385.cdl): static, by default 10.0.2.15/24
+ * Address: the configuration's (devs_eth_lan9118.cdl): static, by default 10.0.2.15/24
  * with gateway 10.0.2.2 (QEMU's user-mode network), or by DHCP with
- * CYGHWR_HAL_MPS2_AN385_NET_DHCP=1 (QEMU's DHCP server answers 10.0.2.15 too).
+ * CYGHWR_DEVS_ETH_LAN9118_DHCP=1 (QEMU's DHCP server answers 10.0.2.15 too).
  */
 #include <errno.h>
 #include <stdio.h>
-#include <pkgconf/hal_arm_mps2_an385.h>
+#include <pkgconf/devs_eth_lan9118.h>
 #include <cyg/hal/board.h>
 #include <network.h>
 #include "lwip/dhcp.h"
@@ -19,16 +20,14 @@
 #include "lwip/timeouts.h"
 #include "lan9118.h"
 
-#ifndef CYGHWR_HAL_MPS2_AN385_NET_DHCP
-#define CYGHWR_HAL_MPS2_AN385_NET_DHCP 0
+#ifndef CYGHWR_DEVS_ETH_LAN9118_DHCP
+#define CYGHWR_DEVS_ETH_LAN9118_DHCP 0
 #endif
 #define BOARD_NET_DHCP_WAIT_MS 10000
 
-#define AN385_LAN9118_BASE 0x40200000u
-
 /* The interface and its controller: set up once by init_all_network_interfaces(), then
  * touched only by lwIP (from network_poll() in the main loop). */
-static struct lan9118 eth0_dev = { .base = AN385_LAN9118_BASE, .irq = BOARD_IRQ_ETHERNET };
+static struct lan9118 eth0_dev = { .base = BOARD_LAN9118_BASE, .irq = BOARD_LAN9118_IRQ };
 static struct netif eth0;
 /* Owned by init_all_network_interfaces(); network_poll() reads net_polling. */
 static int net_polling;         /* the interface exists: run lwIP */
@@ -54,22 +53,22 @@ static int bring_up(void)
     ip4_addr_t ip, mask, gw;
 
     lwip_init();
-#if CYGHWR_HAL_MPS2_AN385_NET_DHCP
+#if CYGHWR_DEVS_ETH_LAN9118_DHCP
     ip4_addr_set_zero(&ip);
     ip4_addr_set_zero(&mask);
     ip4_addr_set_zero(&gw);
 #else
-    if (!ip4addr_aton(CYGDAT_HAL_MPS2_AN385_NET_IP, &ip) ||
-        !ip4addr_aton(CYGDAT_HAL_MPS2_AN385_NET_NETMASK, &mask) ||
-        !ip4addr_aton(CYGDAT_HAL_MPS2_AN385_NET_GATEWAY, &gw)) {
+    if (!ip4addr_aton(CYGDAT_DEVS_ETH_LAN9118_IP, &ip) ||
+        !ip4addr_aton(CYGDAT_DEVS_ETH_LAN9118_NETMASK, &mask) ||
+        !ip4addr_aton(CYGDAT_DEVS_ETH_LAN9118_GATEWAY, &gw)) {
         printf("net: bad static address in the configuration: %s/%s gateway %s\n",
-               CYGDAT_HAL_MPS2_AN385_NET_IP, CYGDAT_HAL_MPS2_AN385_NET_NETMASK,
-               CYGDAT_HAL_MPS2_AN385_NET_GATEWAY);
+               CYGDAT_DEVS_ETH_LAN9118_IP, CYGDAT_DEVS_ETH_LAN9118_NETMASK,
+               CYGDAT_DEVS_ETH_LAN9118_GATEWAY);
         return -EINVAL;
     }
 #endif
     if (!netif_add(&eth0, &ip, &mask, &gw, &eth0_dev, lan9118_netif_init, netif_input)) {
-        printf("net: no LAN9118 at 0x%08x\n", (unsigned)AN385_LAN9118_BASE);
+        printf("net: no LAN9118 at 0x%08x\n", (unsigned)BOARD_LAN9118_BASE);
         return -ENODEV;
     }
     netif_set_default(&eth0);
@@ -78,7 +77,7 @@ static int bring_up(void)
         netif_set_link_up(&eth0);
     net_polling = 1;
 
-    if (CYGHWR_HAL_MPS2_AN385_NET_DHCP) {
+    if (CYGHWR_DEVS_ETH_LAN9118_DHCP) {
         dhcp_start(&eth0);
         uint32_t start = board_clock_ms();
         while (!dhcp_supplied_address(&eth0)) {
@@ -96,7 +95,7 @@ static int bring_up(void)
     ip4addr_ntoa_r(netif_ip4_netmask(&eth0), n, sizeof n);
     ip4addr_ntoa_r(netif_ip4_gw(&eth0), g, sizeof g);
     printf("net: en0 up: %s netmask %s gateway %s (%s), MAC %02x:%02x:%02x:%02x:%02x:%02x, "
-           "link %s\n", a, n, g, CYGHWR_HAL_MPS2_AN385_NET_DHCP ? "DHCP" : "static",
+           "link %s\n", a, n, g, CYGHWR_DEVS_ETH_LAN9118_DHCP ? "DHCP" : "static",
            m[0], m[1], m[2], m[3], m[4], m[5], netif_is_link_up(&eth0) ? "up" : "down");
     return 0;
 }
