@@ -44,9 +44,14 @@ TESTS     += tests/qemu/test_calls.py
 TEST_DEPS += $(TB)/fw/calls.elf
 
 # ---- benchmarks ----
+# make bench: every benchmark on this board, then the target bench (instructions per mcount
+# and per sample, bytes allocated) on every other board: each architecture's figures.
 $(eval $(call firmware,bench,tests/bench/bench.c,))
 BENCHES    += tests/bench/bench-target
 BENCH_DEPS += $(TB)/fw/bench.elf
+.PHONY: bench-board
+bench-board: $(SETUP_STAMP) $(TB)/fw/bench.elf
+	@tests/bench/bench-target
 
 # ---- gdb extraction of the bench firmware's 64 KiB + 1000 arcs: under 2 s; fetch/dump ----
 TESTS     += tests/qemu/test_gdb_speed.py
@@ -55,6 +60,10 @@ TEST_DEPS += $(TB)/fw/bench.elf
 # ---- the install tree, used by an application outside the project ----
 TESTS     += tests/install/test_install.sh
 TEST_DEPS += $(PROFILE_LIB)
+
+# ---- bring your own board: the architecture-only tree (make BOARD=none) and a firmware with
+# its own startup, linker script and CMSIS-style profile timer ----
+TESTS += tests/byob/test_byob.sh
 
 # ---- the package never gets -pg, and never touches FP registers ----
 TESTS += tests/build/test_no_pg.sh tests/build/test_no_fp.sh

@@ -14,3 +14,5 @@ BOARD_LDSCRIPT := boards/mps2-an385/mps2-an385.ld
 # (tools/run-qemu with this folder's qemu.conf)
 BOARD_RUN      := boards/mps2-an385/run-qemu
 QEMU_MACHINE   := mps2-an385
+# The profile timer's interrupt handler: where make bench starts counting a sample.
+BOARD_PROFILE_ISR := TIMER0_IRQHandler

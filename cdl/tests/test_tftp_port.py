@@ -3,8 +3,8 @@
 configuration built with CYGPKG_NET_LWIP=1 in its own directory and booted in QEMU with
 user-mode networking (QEMU forwards one host port to each guest address and port):
   CYGNUM_PROFILE_TFTP_PORT=6969           gmon.out is served on UDP port 6969, not on 69;
-  CYGHWR_HAL_MPS2_AN385_NET_DHCP=1        the board takes its address from QEMU's DHCP server;
-  CYGDAT_HAL_MPS2_AN385_NET_IP="10.0.2.16" the board has that static address;
+  CYGHWR_DEVS_ETH_LAN9118_DHCP=1        the board takes its address from QEMU's DHCP server;
+  CYGDAT_DEVS_ETH_LAN9118_IP="10.0.2.16" the board has that static address;
   CYGDAT_PROFILE_TFTP_ALLOW="10.0.2.0" CYGNUM_PROFILE_TFTP_ALLOW_PREFIX=30
                                           the daemon serves 10.0.2.0/30 only: the host
                                           (QEMU's 10.0.2.2) gets gmon.out, and packets from
@@ -116,17 +116,17 @@ def main():
             got_gmon(t, b.ports[0], b.out, "tftp-hpa gets gmon.out from port %d" % port)
             silent(t, b.ports[1], "nothing answers a read request on port 69")
 
-    # ---- CYGHWR_HAL_MPS2_AN385_NET_DHCP ----
-    with booted(t, ["CYGHWR_HAL_MPS2_AN385_NET_DHCP=1"], [(tl.GUEST_IP, 69)], "DHCP") as b:
+    # ---- CYGHWR_DEVS_ETH_LAN9118_DHCP ----
+    with booted(t, ["CYGHWR_DEVS_ETH_LAN9118_DHCP=1"], [(tl.GUEST_IP, 69)], "DHCP") as b:
         if b:
             # QEMU's DHCP server hands out 10.0.2.15 first.
             t.ok("net: en0 up: 10.0.2.15 netmask 255.255.255.0 gateway 10.0.2.2 (DHCP)" in b.con,
                  "DHCP: the board got 10.0.2.15 from QEMU's DHCP server", b.con[-2000:])
             got_gmon(t, b.ports[0], b.out, "DHCP: tftp-hpa gets gmon.out")
 
-    # ---- CYGDAT_HAL_MPS2_AN385_NET_IP ----
+    # ---- CYGDAT_DEVS_ETH_LAN9118_IP ----
     ip = "10.0.2.16"
-    with booted(t, ['CYGDAT_HAL_MPS2_AN385_NET_IP="%s"' % ip], [(ip, 69), (tl.GUEST_IP, 69)],
+    with booted(t, ['CYGDAT_DEVS_ETH_LAN9118_IP="%s"' % ip], [(ip, 69), (tl.GUEST_IP, 69)],
                 "static %s" % ip) as b:
         if b:
             t.ok("net: en0 up: %s netmask 255.255.255.0 gateway 10.0.2.2 (static)" % ip in b.con,

@@ -1,9 +1,15 @@
 # ARMv7-M (Thumb-2) architecture HAL, serving ARMv7E-M (Cortex-M4/M7) and ARMv8-M Mainline
 # (Cortex-M33) too: file lists (rules are in the top-level Makefile).
 include hal/cortexm/cortexm.mk
-HAL_INC    := hal/armv7m/include $(CORTEXM_INC)
-HAL_SRCS   := hal/armv7m/src/mcount.S $(CORTEXM_SRCS)
-HAL_CDL    := hal/armv7m/hal_armv7m.cdl $(CORTEXM_CDL)
+HAL_CROSS_COMPILE := arm-none-eabi-
+# The architecture alone (make BOARD=none: firmware with its own startup and timer).
+HAL_ARCH_INC  := hal/armv7m/include
+HAL_ARCH_SRCS := hal/armv7m/src/mcount.S
+HAL_ARCH_CDL  := hal/armv7m/hal_armv7m.cdl
+# With the Cortex-M parts every board of ours shares.
+HAL_INC    := $(HAL_ARCH_INC) $(CORTEXM_INC)
+HAL_SRCS   := $(HAL_ARCH_SRCS) $(CORTEXM_SRCS)
+HAL_CDL    := $(HAL_ARCH_CDL) $(CORTEXM_CDL)
 HAL_LDPATH := $(CORTEXM_LDPATH)
 HAL_LDFILES := $(CORTEXM_LDFILES)
 # Flags for every package object (after the user's CFLAGS): the package never touches FP

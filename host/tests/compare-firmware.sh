@@ -43,7 +43,7 @@ add() {
 }
 fw=$B/mps2-an385/fw
 add $fw/demo.elf $B/demo/mps2-an385/gmon.out
-add $fw/bench.elf $B/bench/gmon.out
+add $fw/bench.elf $B/bench/mps2-an385/gmon.out
 # Every ARM board's calls test (build/test-out/BOARD/calls/; arm-none-eabi-gprof reads them).
 for o in $B/test-out/*/calls; do
 	board=$(basename "$(dirname "$o")")

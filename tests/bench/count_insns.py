@@ -14,22 +14,71 @@ def step_until(stop, limit=100000):
     return n
 
 
+def _function_bounds(pc):
+    """[start, end) of the function that holds pc, from the debug information."""
+    blk = gdb.block_for_pc(pc)
+    while blk is not None and blk.function is None:
+        blk = blk.superblock
+    if blk is None:
+        raise gdb.GdbError("no function at 0x%x" % pc)
+    return blk.start, blk.end
+
+
 def mcount_path(fn):
-    """Instructions from fn's first instruction to the instruction after its mcount call
-    returns (push {lr}; bl __gnu_mcount_nc; the stub; __profile_mcount)."""
-    entry = int(gdb.parse_and_eval("(unsigned)&%s" % fn)) & ~1
+    """Instructions from fn's first instruction until execution is back in fn after its
+    mcount call: the compiler's instructions (ARM: push {lr}; bl; RISC-V: the prologue's
+    mv a0,ra; call), the stub and __profile_mcount."""
+    entry = int(gdb.parse_and_eval("(unsigned long)&%s" % fn)) & ~1
+    lo, hi = _function_bounds(entry)
     gdb.execute("tbreak *0x%x" % entry, to_string=True)
     gdb.execute("continue", to_string=True)
-    after = entry + 6  # push {lr} (2 bytes) + bl (4 bytes)
-    return step_until(lambda pc: pc == after)
+    state = {"left": False}
+
+    def back_in_fn(pc):
+        inside = lo <= (pc & ~1) < hi
+        if not inside:
+            state["left"] = True
+        return inside and state["left"]
+    n = 0
+    while True:
+        gdb.execute("stepi", to_string=True)
+        n += 1
+        if back_in_fn(int(gdb.parse_and_eval("$pc"))):
+            return n
+        if n >= 100000:
+            raise gdb.GdbError("mcount path: no return into %s" % fn)
 
 
-def timer_sample(handler):
-    """Instructions of one profile-timer interrupt: the handler from its first instruction
-    until execution is back in the interrupted code."""
-    entry = int(gdb.parse_and_eval("(unsigned)&%s" % handler)) & ~1
-    gdb.execute("tbreak *0x%x" % entry, to_string=True)
-    gdb.execute("continue", to_string=True)
+# Where an interrupted PC is at the first instruction of the profile timer's interrupt
+# handler, per architecture (the HAL's exception model).
+def _interrupted_pc_cortexm():
+    # The exception frame's stacked PC (the bench runs on the main stack, MSP).
     sp = int(gdb.parse_and_eval("$sp"))
-    ret = int(gdb.parse_and_eval("*(unsigned *)0x%x" % (sp + 24))) & ~1
-    return step_until(lambda pc: pc == ret)
+    return int(gdb.parse_and_eval("*(unsigned *)0x%x" % (sp + 24))) & ~1
+
+
+def _interrupted_pc_armv7a():
+    # IRQ/FIQ entry: the banked lr holds the interrupted instruction's address + 4.
+    return (int(gdb.parse_and_eval("$lr")) - 4) & ~1
+
+
+def _interrupted_pc_riscv():
+    return int(gdb.parse_and_eval("$mepc"))
+
+
+INTERRUPTED_PC = {
+    "armv6m": _interrupted_pc_cortexm,
+    "armv7m": _interrupted_pc_cortexm,
+    "armv7a": _interrupted_pc_armv7a,
+    "riscv": _interrupted_pc_riscv,
+}
+
+
+def timer_sample(handler, arch="armv7m"):
+    """Instructions of one profile-timer interrupt: from the handler's first instruction
+    (the board's BOARD_PROFILE_ISR) until execution is back in the interrupted code."""
+    entry = int(gdb.parse_and_eval("(unsigned long)&%s" % handler)) & ~1
+    gdb.execute("tbreak *0x%x" % entry, to_string=True)
+    gdb.execute("continue", to_string=True)
+    ret = INTERRUPTED_PC[arch]()
+    return step_until(lambda pc: (pc & ~1) == ret)
