@@ -13,6 +13,10 @@
                             interrupt calls tick_work() and shared() at a higher priority
                             than everything else; shared() calls shared_leaf() */
 #define FAST_TIMER_US 10 /* the fast timer's interval */
+#define N_FP_ARGS  2000  /* fp_args() calls from main while the fast timer's handler, every
+                            FP_TIMER_US, calls fp_args() too: FP argument registers live
+                            across mcount, and a handler that uses them preempting it */
+#define FP_TIMER_US   20 /* the fast timer's interval in that phase (the handler does more) */
 
 /* Not compiled with -pg (support.c): breakpoint targets for the tests. */
 void phase_done(int phase);

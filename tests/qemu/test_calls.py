@@ -12,7 +12,14 @@ The mcount stub's ABI, checked with gdb (mcount_abi.py) at the entry of a -pg fu
 main and in the fast-timer handler: the stub calls __profile_mcount with sp 8-byte aligned
 (AAPCS; eCos's stub did not), and on return r0-r11, sp and lr hold what they held at the
 function's entry (r4-r11 filled with sentinels first). The firmware's args4 check covers
-r0-r3 at run time."""
+r0-r3 at run time.
+
+FP argument registers (hard-float builds for Cortex-M4F/M7/M33): fp_args() takes arguments
+in all of s0-s15 and checks them bit for bit after its mcount call, N_FP_ARGS times from
+main while the fast timer's handler calls it too (its FP use, lazily stacked, lands inside
+main's mcount calls); gdb checks s0-s15 across the stub at fp_args in thread and handler
+mode. On soft-float boards the same calls pass their arguments in core registers and on
+the stack, and every count is the same."""
 import os
 import re
 import shutil
@@ -31,6 +38,13 @@ ELF = os.path.join(h.FW_DIR, "calls.elf")
 OUT = os.path.join(h.OUT_ROOT, "calls")
 
 
+def hard_float(elf):
+    """True if elf passes FP arguments in FP registers (its EABI attributes say so)."""
+    readelf = re.sub(r"gprof$", "readelf", h.GPROF)
+    p = subprocess.run([readelf, "-A", elf], stdout=subprocess.PIPE, text=True, check=True)
+    return re.search(r"Tag_ABI_VFP_args: VFP registers", p.stdout) is not None
+
+
 def run(tag):
     """Boot, stop at phase 1, fetch; reset and dump; run to phase 2, dump.
     Returns (dir, gdb output)."""
@@ -45,6 +59,7 @@ def run(tag):
             "cd " + os.path.join(d, "phase1"),
             "gprof_fetch",
             "print tick_count",
+            "print fp_tick_count",
             "dump binary memory %s/firmware-gmon.out gmon_copy gmon_copy+gmon_copy_len"
             % os.path.join(d, "phase1"),
             "cd " + os.path.join(d, "zero"),
@@ -61,9 +76,10 @@ def run(tag):
 
 
 def run_abi():
-    """Boot again and check the mcount stub's ABI with gdb at args4 (main, thread mode) and
-    at tick_work (the fast-timer handler, handler mode). Returns {name: (handler_sp,
-    changed registers)} and the gdb output."""
+    """Boot again and check the mcount stub's ABI with gdb at args4 (main, thread mode), at
+    tick_work (the fast-timer handler, handler mode) and at fp_args from main and from the
+    handler. Returns {name: (handler_sp, FP registers checked, changed registers)} and the
+    gdb output."""
     d = os.path.join(OUT, "abi")
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
@@ -72,13 +88,16 @@ def run_abi():
             "source " + os.path.join(os.path.dirname(os.path.abspath(__file__)), "mcount_abi.py"),
             "tbreak *args4", "continue", "python stub_abi('args4')",
             "tbreak *tick_work", "continue", "python stub_abi('tick_work')",
+            "tbreak *fp_args", "continue", "python stub_abi('fp_args')",
+            "tbreak *fp_args if $_abi_in_handler()", "continue",
+            "python stub_abi('fp_args_handler')",
             "kill",
         ])
     with open(os.path.join(d, "gdb.log"), "w") as f:
         f.write(out)
     res = {}
-    for m in re.finditer(r"^ABI (\w+) handler_sp=0x([0-9a-f]+) changed=(\S+)$", out, re.M):
-        res[m.group(1)] = (int(m.group(2), 16), m.group(3))
+    for m in re.finditer(r"^ABI (\w+) handler_sp=0x([0-9a-f]+) fp=(\d+) changed=(\S+)$", out, re.M):
+        res[m.group(1)] = (int(m.group(2), 16), int(m.group(3)), m.group(4))
     return res, out
 
 
@@ -90,10 +109,17 @@ def main():
     t.ok("FIRMWARE FAILED" not in con and "calls: phase 1 done" in con,
          "firmware checks passed (profile_on: bad arguments and no memory -> error, left off; "
          "mcount keeps r0-r3)", con)
+    t.ok("fp_args" not in con and "calls: phase 1 done" in con,
+         "FP arguments (s0-s15 under hard float) arrive bit for bit after mcount, %d calls "
+         "from main with an FP-using handler preempting, and from the handler"
+         % (CALLS["N_FP_ARGS"] + 1), con)
     t.ok(os.path.exists(p1), "gprof_fetch wrote gmon.out in gdb's current directory", out)
     m = re.search(r"\$1 = (\d+)", out)
     ticks = int(m.group(1)) if m else -1
     t.ok(ticks > 100, "the fast timer interrupted the hammer loop (%d ticks)" % ticks, out)
+    m = re.search(r"\$2 = (\d+)", out)
+    fp_ticks = int(m.group(1)) if m else -1
+    t.ok(fp_ticks > 100, "the fast timer interrupted the fp_args loop (%d ticks)" % fp_ticks, out)
 
     rc, text, err = h.gprof(ELF, p1, "-b", "-q")
     t.eq(rc, 0, "arm-none-eabi-gprof reads the phase 1 file")
@@ -110,6 +136,7 @@ def main():
         ("main", "args4"): 1,
         ("main", "hammer"): CALLS["N_HAMMER"],
         ("main", "shared"): CALLS["N_HAMMER"],
+        ("main", "fp_args"): CALLS["N_FP_ARGS"] + 1,
     }
     for (caller, callee), n in want.items():
         t.eq(arcs.get((caller, callee)), n, "phase 1: %s -> %s" % (caller, callee))
@@ -130,10 +157,14 @@ def main():
          "shared -> shared_leaf, updated from main and from the fast-timer handler, "
          "loses no count (N_HAMMER + ticks)")
 
+    t.eq(sorted(v for k, v in arcs.items() if k[1] == "fp_args" and k[0] != "main"), [fp_ticks],
+         "fp_args called once per fast-timer interrupt of the FP phase, from the handler only")
+
     hdr = h.gmon_header(p1)
     t.eq(hdr[:2], (b"gmon", 1), "header magic and version")
     # Each handler's own mcount sees EXC_RETURN as its caller: outside the range, counted.
-    t.eq(hdr[4], CALLS["N_SOFT_IRQ"] + ticks, "calls from outside the range are counted in the header")
+    t.eq(hdr[4], CALLS["N_SOFT_IRQ"] + ticks + fp_ticks,
+         "calls from outside the range are counted in the header")
     t.ok(re.search(r"calls from outside the range %d" % hdr[4], out) is not None,
          "gprof_fetch prints the loss counters", out)
     _, hist, _ = h.gmon_parse(p1)
@@ -164,13 +195,18 @@ def main():
          "phase 2 holds nothing recorded before the reset", arcs2)
 
     abi, out = run_abi()
-    for name, where in (("args4", "main"), ("tick_work", "the fast-timer handler")):
-        sp, changed = abi.get(name, (None, None))
+    # FP argument registers exist where the firmware passes arguments in them.
+    fp_regs = 16 if hard_float(ELF) else 0
+    for name, where in (("args4", "main"), ("tick_work", "the fast-timer handler"),
+                        ("fp_args", "main"), ("fp_args_handler", "the fast-timer handler")):
+        sp, nfp, changed = abi.get(name, (None, None, None))
         t.ok(sp is not None and sp % 8 == 0,
-             "mcount stub calls __profile_mcount with sp 8-byte aligned (AAPCS), from %s "
-             "(sp %s)" % (where, "0x%x" % sp if sp is not None else "?"), out)
+             "mcount stub calls __profile_mcount with sp 8-byte aligned (AAPCS), from %s at %s "
+             "(sp %s)" % (where, name, "0x%x" % sp if sp is not None else "?"), out)
+        t.eq(nfp, fp_regs, "FP argument registers checked by gdb at %s" % name)
         t.eq(changed, "-", "mcount stub preserves r0-r11, sp and lr (the pushed word is "
-             "consumed into lr), from %s; changed" % where)
+             "consumed into lr)%s, from %s at %s; changed"
+             % (" and s0-s15" if fp_regs else "", where, name))
 
     d2, out2 = run("run2")
     for sub in ("phase1", "phase2"):
