@@ -113,7 +113,8 @@ def main():
          "FP arguments (s0-s15 under hard float) arrive bit for bit after mcount, %d calls "
          "from main with an FP-using handler preempting, and from the handler"
          % (CALLS["N_FP_ARGS"] + 1), con)
-    t.ok(os.path.exists(p1), "gprof_fetch wrote gmon.out in gdb's current directory", out)
+    if not t.ok(os.path.exists(p1), "gprof_fetch wrote gmon.out in gdb's current directory", out):
+        return t.done()  # the firmware died early: nothing further to check
     m = re.search(r"\$1 = (\d+)", out)
     ticks = int(m.group(1)) if m else -1
     t.ok(ticks > 100, "the fast timer interrupted the hammer loop (%d ticks)" % ticks, out)
@@ -122,7 +123,7 @@ def main():
     t.ok(fp_ticks > 100, "the fast timer interrupted the fp_args loop (%d ticks)" % fp_ticks, out)
 
     rc, text, err = h.gprof(ELF, p1, "-b", "-q")
-    t.eq(rc, 0, "arm-none-eabi-gprof reads the phase 1 file")
+    t.eq(rc, 0, "%s reads the phase 1 file" % os.path.basename(h.GPROF))
     arcs = h.call_graph(text)
     want = {
         ("site_a", "leaf"): CALLS["N_SITE_A"],
