@@ -214,6 +214,7 @@ int main(void)
     if (rc != 0)
         firmware_failed("profile_on");
     printf("calls: profiling %p..%p\n", (void *)_stext, (void *)_etext);
+    check_libc_time();
 
     site_a();
     site_b();

@@ -21,5 +21,7 @@
 /* Not compiled with -pg (support.c): breakpoint targets for the tests. */
 void phase_done(int phase);
 void firmware_failed(const char *what);
+/* time(), clock() and gettimeofday() follow the board clock, or firmware_failed(). */
+void check_libc_time(void);
 
 #endif

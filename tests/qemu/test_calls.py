@@ -113,6 +113,8 @@ def main():
          "FP arguments (s0-s15 under hard float) arrive bit for bit after mcount, %d calls "
          "from main with an FP-using handler preempting, and from the handler"
          % (CALLS["N_FP_ARGS"] + 1), con)
+    t.ok("calls: C library time ok" in con,
+         "time(), clock() and gettimeofday() follow the board clock", con)
     if not t.ok(os.path.exists(p1), "gprof_fetch wrote gmon.out in gdb's current directory", out):
         return t.done()  # the firmware died early: nothing further to check
     m = re.search(r"\$1 = (\d+)", out)
