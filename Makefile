@@ -53,7 +53,8 @@ $(error BOARD=$(BOARD): no such board (boards/*/board.mk: $(notdir $(patsubst %/
 endif
 include boards/$(BOARD)/board.mk
 # hal/<arch>/hal.mk: HAL_SRCS, HAL_INC, HAL_CDL, HAL_LDPATH, HAL_LDFILES, HAL_PKG_CFLAGS,
-#                    HAL_MCOUNT_SRCS, HAL_MCOUNT_SYMBOL; and the architecture alone
+#                    HAL_PG_CFLAGS (what -pg code also needs), HAL_MCOUNT_SRCS,
+#                    HAL_MCOUNT_SYMBOL; and the architecture alone
 #                    (BOARD=none): HAL_ARCH_SRCS, HAL_ARCH_INC, HAL_ARCH_CDL, HAL_CROSS_COMPILE
 include hal/$(ARCH)/hal.mk
 # hal/common/common.mk: COMMON_SRCS, COMMON_INC, COMMON_CDL (the C library glue)
@@ -178,6 +179,8 @@ endif
 	   echo 'PROFILE_CC      := $(CROSS_CC)'; \
 	   echo 'PROFILE_GPROF   := $(CROSS_COMPILE)gprof'; \
 	   echo 'PROFILE_CFLAGS  := $(APP_CFLAGS) -I$$(PROFILE_PREFIX)/include'; \
+	   echo '# Compile instrumented code with $$(PROFILE_PG_CFLAGS): -pg and what the architecture adds.'; \
+	   echo 'PROFILE_PG_CFLAGS := -pg $(HAL_PG_CFLAGS)'; \
 	   echo 'PROFILE_LDFLAGS := $(APP_LDFLAGS) $(if $(BOARD_LDSCRIPT),-T$$(PROFILE_PREFIX)/lib/$(notdir $(BOARD_LDSCRIPT))) -L$$(PROFILE_PREFIX)/lib'; \
 	   echo 'PROFILE_LIBS    := $(APP_LIBS)'; \
 	   $(if $(BOARD_RUN),echo 'PROFILE_RUN     := $$(PROFILE_PREFIX)/bin/run-qemu';) \

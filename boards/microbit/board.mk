@@ -2,9 +2,10 @@
 # File lists and flags only; the rules are in the top-level Makefile.
 ARCH          := armv6m
 CROSS_COMPILE := arm-none-eabi-
-# Thumb-1 (ARMv6-M), no FPU. newlib-nano (compile and link): 16 KiB of RAM has no room
-# for full newlib's data, nor for a profile of its printf's code (README.md: RAM).
-BOARD_CPUFLAGS := -mcpu=cortex-m0 -mthumb -mfloat-abi=soft --specs=nano.specs
+# Thumb-1 (ARMv6-M), no FPU. newlib-nano: 16 KiB of RAM has no room for full newlib's data,
+# nor for a profile of its printf's code (README.md: RAM).
+BOARD_CPUFLAGS := -mcpu=cortex-m0 -mthumb -mfloat-abi=soft
+LIBC           := newlib-nano
 BOARD_INC      := boards/microbit/include
 BOARD_SRCS     := boards/microbit/src/board.c boards/microbit/src/nrf51_timer.c \
                   boards/microbit/src/clock.c boards/microbit/src/uart.c \

@@ -3,11 +3,11 @@
 include hal/cortexm/cortexm.mk
 HAL_CROSS_COMPILE := arm-none-eabi-
 # The architecture alone (make BOARD=none: firmware with its own startup and timer).
-HAL_ARCH_INC  := hal/armv7m/include
+HAL_ARCH_INC  := hal/armv7m/include $(CORTEXM_INC)
 HAL_ARCH_SRCS := hal/armv7m/src/mcount.S
 HAL_ARCH_CDL  := hal/armv7m/hal_armv7m.cdl
 # With the Cortex-M parts every board of ours shares.
-HAL_INC    := $(HAL_ARCH_INC) $(CORTEXM_INC)
+HAL_INC    := $(HAL_ARCH_INC)
 HAL_SRCS   := $(HAL_ARCH_SRCS) $(CORTEXM_SRCS)
 HAL_CDL    := $(HAL_ARCH_CDL) $(CORTEXM_CDL)
 HAL_LDPATH := $(CORTEXM_LDPATH)

@@ -63,7 +63,8 @@ def _interrupted_pc_armv7a():
 
 
 def _interrupted_pc_riscv():
-    return int(gdb.parse_and_eval("$mepc"))
+    # (gdb gives RV32 CSRs a signed type: as an unsigned address)
+    return int(gdb.parse_and_eval("(unsigned long)$mepc"))
 
 
 INTERRUPTED_PC = {

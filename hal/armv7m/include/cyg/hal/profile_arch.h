@@ -1,38 +1,12 @@
-/* ARMv7-M side of the profiling HAL contract (see <cyg/profile/hal.h>). */
+/* ARMv7-M (and ARMv7E-M, ARMv8-M Mainline) side of the profiling HAL contract (see
+ * <cyg/profile/hal.h>). */
 #ifndef CYGONCE_HAL_PROFILE_ARCH_H
 #define CYGONCE_HAL_PROFILE_ARCH_H
 
 #include <stdint.h>
 
-typedef uint32_t hal_profile_irq_state;
-
-/*
- * PRIMASK, not BASEPRI: every configurable priority is masked, so no interrupt handler
- * compiled with -pg can run __profile_mcount while the table is being changed.
- * (NMI and HardFault cannot be masked; their handlers must not be built with -pg.)
- */
-static inline hal_profile_irq_state hal_profile_irq_save(void)
-{
-    uint32_t primask;
-    __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask) : : "memory");
-    return primask;
-}
-
-static inline void hal_profile_irq_restore(hal_profile_irq_state primask)
-{
-    __asm__ volatile("msr primask, %0" : : "r"(primask) : "memory");
-}
-
-/* IPSR holds the active exception number: 0 in thread mode. */
-static inline int hal_profile_in_interrupt(void)
-{
-    uint32_t ipsr;
-    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
-    return ipsr != 0;
-}
-
-/* Thumb code addresses carry bit 0 in return addresses; gprof wants the plain address. */
-#define HAL_PROFILE_PC(x) ((uintptr_t)(x) & ~(uintptr_t)1)
+/* Masking (PRIMASK), IPSR, the Thumb bit: what every Cortex-M shares. */
+#include <cyg/hal/cortexm_profile.h>
 
 /*
  * For the Cortex-M code every M board shares (hal/cortexm), in assembly templates:

@@ -52,7 +52,8 @@ static inline void cortexm_barrier(void)
 #define CORTEXM_PROFILE_TIMER_HANDLER(name, ack_reg, ack_value)                               \
     void __attribute__((naked)) name(void)                                                    \
     {                                                                                         \
-        __asm__ volatile("ldr   r1, =" CORTEXM_STR(ack_reg) "\n\t"                            \
+        __asm__ volatile(".syntax unified\n\t"                                                  \
+                         "ldr   r1, =" CORTEXM_STR(ack_reg) "\n\t"                            \
                          "movs  r2, #" CORTEXM_STR(ack_value) "\n\t"                          \
                          "str   r2, [r1]\n\t"                                                 \
                          HAL_CORTEXM_EXC_FRAME_TO_R0                                          \

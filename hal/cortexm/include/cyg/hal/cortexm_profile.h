@@ -1,0 +1,42 @@
+/*
+ * The part of the profiling HAL contract (<cyg/profile/hal.h>) that is the same on every
+ * Cortex-M (ARMv6-M, ARMv7-M, ARMv8-M): included by each Cortex-M architecture's
+ * <cyg/hal/profile_arch.h>, which adds what differs (the assembly templates).
+ */
+#ifndef CYGONCE_HAL_CORTEXM_PROFILE_H
+#define CYGONCE_HAL_CORTEXM_PROFILE_H
+
+#include <stdint.h>
+
+typedef uint32_t hal_profile_irq_state;
+
+/*
+ * PRIMASK (not BASEPRI, which ARMv6-M does not even have): every configurable priority is
+ * masked, so no interrupt handler compiled with -pg can run __profile_mcount while the
+ * table is being changed. (NMI and HardFault cannot be masked; their handlers must not be
+ * built with -pg.)
+ */
+static inline hal_profile_irq_state hal_profile_irq_save(void)
+{
+    uint32_t primask;
+    __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask) : : "memory");
+    return primask;
+}
+
+static inline void hal_profile_irq_restore(hal_profile_irq_state primask)
+{
+    __asm__ volatile("msr primask, %0" : : "r"(primask) : "memory");
+}
+
+/* IPSR holds the active exception number: 0 in thread mode. */
+static inline int hal_profile_in_interrupt(void)
+{
+    uint32_t ipsr;
+    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+    return ipsr != 0;
+}
+
+/* Thumb code addresses carry bit 0 in return addresses; gprof wants the plain address. */
+#define HAL_PROFILE_PC(x) ((uintptr_t)(x) & ~(uintptr_t)1)
+
+#endif
