@@ -1,0 +1,47 @@
+/* ARMv7-A side of the profiling HAL contract (see <cyg/profile/hal.h>). */
+#ifndef CYGONCE_HAL_PROFILE_ARCH_H
+#define CYGONCE_HAL_PROFILE_ARCH_H
+
+#include <stdint.h>
+#include <cyg/hal/armv7a.h>
+
+/* The CPSR as it was: its I and F bits are what hal_profile_irq_restore() gives back. */
+typedef uint32_t hal_profile_irq_state;
+
+/*
+ * CPSR.I and CPSR.F: every interrupt is masked, so no handler compiled with -pg can run
+ * __profile_mcount while the table is being changed. The profile timer is an IRQ (the most
+ * urgent), so this holds a sample back too; it is taken as soon as the section ends. FIQ is
+ * masked as well, for firmware that gives an FIQ handler -pg code. (Aborts and undefined
+ * instructions cannot be masked; their handlers must not be built with -pg.)
+ */
+static inline hal_profile_irq_state hal_profile_irq_save(void)
+{
+    uint32_t cpsr;
+    __asm__ volatile("mrs %0, cpsr\n\tcpsid if" : "=r"(cpsr) : : "memory");
+    return cpsr;
+}
+
+/* MSR to the control field writes I, F and the mode (the same mode: the section does not
+ * change it); it cannot change the Thumb bit. As Linux's arch_local_irq_restore. */
+static inline void hal_profile_irq_restore(hal_profile_irq_state cpsr)
+{
+    __asm__ volatile("msr cpsr_c, %0" : : "r"(cpsr) : "memory");
+}
+
+/* main and RTOS threads run in SYS or USR mode; interrupt handlers in SVC mode (the IRQ
+ * entry moves there), exception handlers in their own modes. (-pg code must not run in USR
+ * mode, e.g. an RTOS's unprivileged threads: there CPS and MSR cannot mask interrupts, and
+ * hal_profile_irq_save() would not protect the table.) */
+static inline int hal_profile_in_interrupt(void)
+{
+    uint32_t cpsr;
+    __asm__ volatile("mrs %0, cpsr" : "=r"(cpsr));
+    uint32_t mode = cpsr & ARMV7A_MODE_MASK;
+    return mode != ARMV7A_MODE_SYS && mode != ARMV7A_MODE_USR;
+}
+
+/* Thumb code addresses carry bit 0 in return addresses; gprof wants the plain address. */
+#define HAL_PROFILE_PC(x) ((uintptr_t)(x) & ~(uintptr_t)1)
+
+#endif
