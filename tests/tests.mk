@@ -112,7 +112,9 @@ test-board: test-board-deps
 ALL_BOARDS   := $(patsubst boards/%/board.mk,%,$(wildcard boards/*/board.mk))
 OTHER_BOARDS := $(filter-out $(BOARD),$(ALL_BOARDS))
 TESTS     += $(foreach b,$(OTHER_BOARDS),$(addsuffix @$(b),$(call board_suite,$(b))))
-TEST_DEPS += $(addprefix board-deps-,$(OTHER_BOARDS))
-.PHONY: $(addprefix board-deps-,$(OTHER_BOARDS))
-board-deps-%: $(SETUP_STAMP)
+OTHER_BOARD_DEPS := $(addprefix board-deps-,$(OTHER_BOARDS))
+TEST_DEPS += $(OTHER_BOARD_DEPS)
+# (a static pattern rule: make looks for no implicit rule for a phony target)
+.PHONY: $(OTHER_BOARD_DEPS)
+$(OTHER_BOARD_DEPS): board-deps-%: $(SETUP_STAMP)
 	@$(MAKE) --no-print-directory BOARD=$* test-board-deps

@@ -185,25 +185,34 @@ def gmon_header(path):
     return (data[:4],) + struct.unpack("<IIII", data[4:20])
 
 
-def gmon_parse(path):
+def gmon_parse(path, addr_bytes=None):
     """(header, hist (low, high, nbins, rate, bins), arcs [(from, self, count)]) of a
-    32-bit little-endian gmon.out, decoded field by field."""
+    little-endian gmon.out, decoded field by field. Addresses are 4 bytes (32-bit targets)
+    or 8 (RISC-V RV64): addr_bytes, or whichever of the two decodes the whole file."""
     import struct
     data = open(path, "rb").read()
+    if addr_bytes is None:
+        for width in (4, 8):
+            try:
+                return gmon_parse(path, width)
+            except (ValueError, struct.error):
+                pass
+        raise ValueError("%s: not a gmon.out with 4- or 8-byte addresses" % path)
+    a = "I" if addr_bytes == 4 else "Q"
     hdr = (data[:4],) + struct.unpack_from("<IIII", data, 4)
     pos, hist, arcs = 20, None, []
     while pos < len(data):
         tag = data[pos]
         pos += 1
         if tag == 0:
-            low, high, n, rate = struct.unpack_from("<IIII", data, pos)
-            pos += 16 + 16
+            low, high, n, rate = struct.unpack_from("<%s%sII" % (a, a), data, pos)
+            pos += 2 * addr_bytes + 8 + 16
             bins = struct.unpack_from("<%dH" % n, data, pos)
             pos += 2 * n
             hist = (low, high, n, rate, bins)
         elif tag == 1:
-            arcs.append(struct.unpack_from("<III", data, pos))
-            pos += 12
+            arcs.append(struct.unpack_from("<%s%sI" % (a, a), data, pos))
+            pos += 2 * addr_bytes + 4
         else:
             raise ValueError("%s: bad tag %d at offset %d" % (path, tag, pos - 1))
     return hdr, hist, arcs

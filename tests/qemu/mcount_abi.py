@@ -137,7 +137,8 @@ def stub_abi_riscv(name):
 
 class _InHandler(gdb.Function):
     """$_abi_in_handler(): nonzero while the target runs an interrupt handler (Cortex-M:
-    IPSR, the active exception; RISC-V: the HAL's count of handlers it is inside)."""
+    IPSR, the active exception; Cortex-A: a CPU mode other than SYS and USR, where the HAL
+    runs main; RISC-V: the HAL's count of handlers it is inside)."""
 
     def __init__(self):
         super().__init__("_abi_in_handler")
@@ -145,7 +146,10 @@ class _InHandler(gdb.Function):
     def invoke(self):
         if _is_riscv():
             return int(gdb.parse_and_eval("hal_riscv_irq_depth")) != 0
-        return (int(gdb.parse_and_eval("$xpsr")) & 0x1ff) != 0
+        try:
+            return (int(gdb.parse_and_eval("$xpsr")) & 0x1ff) != 0
+        except gdb.error:  # no xPSR: an A-profile core
+            return (int(gdb.parse_and_eval("$cpsr")) & 0x1f) not in (0x10, 0x1f)
 
 
 _InHandler()

@@ -9,7 +9,14 @@ cd "$root"
 B=${BUILD:-build}
 board=${BOARD:-mps2-an385}
 TB=${PROFILE_TB:-$B/$board}
-cross=$(sed -n 's/^CROSS_COMPILE *:*= *//p' "boards/$board/board.mk")
+# The board's CROSS_COMPILE, following the include of a variant board's base.
+board_var() {
+  local f=boards/$2/board.mk v base
+  v=$(sed -n "s/^$1 *:*= *//p" "$f")
+  base=$(sed -n 's|^include boards/\([^/]*\)/board.mk$|\1|p' "$f")
+  if [ -z "$v" ] && [ -n "$base" ]; then board_var "$1" "$base"; else echo "$v"; fi
+}
+cross=$(board_var CROSS_COMPILE "$board")
 export GPROF=${GPROF:-${cross:-arm-none-eabi-}gprof}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-demo.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
