@@ -48,8 +48,9 @@ export PROFILE_TB := $(TB)
 ifeq ($(BOARD),none)
 include hal/none.mk
 else
-ifeq ($(wildcard boards/$(BOARD)/board.mk),)
-$(error BOARD=$(BOARD): no such board (boards/*/board.mk: $(notdir $(patsubst %/board.mk,%,$(wildcard boards/*/board.mk))); or BOARD=none ARCH=...))
+BOARD_NAMES := $(patsubst boards/%/board.mk,%,$(wildcard boards/*/board.mk))
+ifeq ($(filter $(BOARD),$(BOARD_NAMES)),)
+$(error BOARD=$(BOARD): no such board (one of: $(BOARD_NAMES); or BOARD=none ARCH=...))
 endif
 include boards/$(BOARD)/board.mk
 # hal/<arch>/hal.mk: HAL_SRCS, HAL_INC, HAL_CDL, HAL_LDPATH, HAL_LDFILES, HAL_PKG_CFLAGS,
@@ -178,11 +179,17 @@ endif
 	   echo 'PROFILE_PREFIX  := $(INSTALL_DIR)'; \
 	   echo 'PROFILE_CC      := $(CROSS_CC)'; \
 	   echo 'PROFILE_GPROF   := $(CROSS_COMPILE)gprof'; \
-	   echo 'PROFILE_CFLAGS  := $(APP_CFLAGS) -I$$(PROFILE_PREFIX)/include'; \
+	   echo '# The optimization level the package is tested with; PROFILE_CFLAGS has none, so a -O'; \
+	   echo '# of your own wins wherever you put it: use $$(PROFILE_OPT) first, or not at all.'; \
+	   echo 'PROFILE_OPT     := $(filter -O%,$(APP_CFLAGS))'; \
+	   echo 'PROFILE_CFLAGS  := $(filter-out -O%,$(APP_CFLAGS)) -I$$(PROFILE_PREFIX)/include'; \
 	   echo '# Compile instrumented code with $$(PROFILE_PG_CFLAGS): -pg and what the architecture adds.'; \
 	   echo 'PROFILE_PG_CFLAGS := -pg $(HAL_PG_CFLAGS)'; \
 	   echo 'PROFILE_LDFLAGS := $(APP_LDFLAGS) $(if $(BOARD_LDSCRIPT),-T$$(PROFILE_PREFIX)/lib/$(notdir $(BOARD_LDSCRIPT))) -L$$(PROFILE_PREFIX)/lib'; \
 	   echo 'PROFILE_LIBS    := $(APP_LIBS)'; \
+	   echo '# Link with $$(PROFILE_AUTOSTART) too: profiled from before main over all code, gmon.out'; \
+	   echo '# written into the current directory of QEMU (or the probe) at exit, by semihosting.'; \
+	   echo 'PROFILE_AUTOSTART := $(PROFILE_AUTOSTART_LDFLAGS)'; \
 	   $(if $(BOARD_RUN),echo 'PROFILE_RUN     := $$(PROFILE_PREFIX)/bin/run-qemu';) \
 	   echo 'PROFILE_GDB     := $$(PROFILE_PREFIX)/share/gprof.gdb'; \
 	 } > $(INSTALL_DIR)/lib/profile.mk

@@ -8,8 +8,8 @@
 ifeq ($(ARCH),)
 $(error BOARD=none needs ARCH=<one of: $(notdir $(patsubst %/hal.mk,%,$(wildcard hal/*/hal.mk)))>)
 endif
-ifeq ($(wildcard hal/$(ARCH)/hal.mk),)
-$(error ARCH=$(ARCH): no such architecture HAL (hal/*/hal.mk))
+ifeq ($(filter $(ARCH),$(patsubst hal/%/hal.mk,%,$(wildcard hal/*/hal.mk))),)
+$(error ARCH=$(ARCH): no such architecture HAL (one of: $(patsubst hal/%/hal.mk,%,$(wildcard hal/*/hal.mk))))
 endif
 ifeq ($(strip $(CPUFLAGS)),)
 $(error BOARD=none needs CPUFLAGS='the -mcpu/-m flags of your firmware', e.g. CPUFLAGS='-mcpu=cortex-m3 -mthumb')

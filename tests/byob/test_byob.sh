@@ -20,8 +20,11 @@ rc=$?
 dir=$tmp/prefix/none-armv7m
 check "make BOARD=none ARCH=armv7m install succeeds" '[ $rc -eq 0 ] || { tail -20 "$tmp/install.log"; false; }'
 arm-none-eabi-nm -A "$dir/lib/libprofile.a" 2>/dev/null | sed -n 's/^[^:]*:\([^:]*\)\.o:.*/\1/p' | sort -u > "$tmp/objs"
+make -s -C "$root" BOARD=none ARCH=armv7m CPUFLAGS='-mcpu=cortex-m3 -mthumb -mfloat-abi=soft' config-srcs > "$tmp/srcs"
+# (every object from the package's target/ sources or the arch HAL's own folder)
+grep -E '^(target|hal/armv7m)/' "$tmp/srcs" | xargs -n1 basename | sort -u > "$tmp/allowed"
 check "the library is the package and the stub alone: no startup, vector table, syscalls or board" \
-  '! grep -qvE "^(profile|hist|arcs|gmon|snapshot)\.c|^mcount\.S" "$tmp/objs" && grep -q mcount.S "$tmp/objs" || { cat "$tmp/objs"; false; }'
+  '! grep -qvE "^(target|hal/armv7m)/" "$tmp/srcs" && [ -z "$(comm -23 "$tmp/objs" "$tmp/allowed")" ] && grep -qx mcount.S "$tmp/objs" || { cat "$tmp/srcs" "$tmp/objs"; false; }'
 check "the tree has no linker script and no runner" '! ls "$dir"/lib/*.ld 2>/dev/null && [ ! -e "$dir/bin/run-qemu" ]'
 
 mkdir "$tmp/fw"

@@ -2,6 +2,11 @@
 #ifndef CYGONCE_HAL_PROFILE_ARCH_H
 #define CYGONCE_HAL_PROFILE_ARCH_H
 
+/* The flags must name a core of this architecture (impossible combinations fail here). */
+#if !defined(__ARM_ARCH_PROFILE) || __ARM_ARCH_PROFILE != 'M'
+#error "the armv6m HAL is for Cortex-M cores: build with -mcpu=cortex-m0 (m0plus, m1, m23, ...) -mthumb"
+#endif
+
 #include <stdint.h>
 
 /* Masking (PRIMASK), IPSR, the Thumb bit: what every Cortex-M shares. */

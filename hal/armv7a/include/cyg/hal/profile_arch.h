@@ -2,6 +2,11 @@
 #ifndef CYGONCE_HAL_PROFILE_ARCH_H
 #define CYGONCE_HAL_PROFILE_ARCH_H
 
+/* The flags must name a core of this architecture (impossible combinations fail here). */
+#if !defined(__ARM_ARCH_PROFILE) || __ARM_ARCH_PROFILE != 'A'
+#error "the armv7a HAL is for Cortex-A cores: build with -mcpu=cortex-a9 (a5, a7, ...)"
+#endif
+
 #include <stdint.h>
 #include <cyg/hal/armv7a.h>
 

@@ -3,6 +3,11 @@
 #ifndef CYGONCE_HAL_PROFILE_ARCH_H
 #define CYGONCE_HAL_PROFILE_ARCH_H
 
+/* The flags must name a core of this architecture (impossible combinations fail here). */
+#if !defined(__ARM_ARCH_PROFILE) || __ARM_ARCH_PROFILE != 'M' || __ARM_ARCH_ISA_THUMB < 2
+#error "the armv7m HAL is for Thumb-2 Cortex-M cores: build with -mcpu=cortex-m3 (m4, m7, m33, ...) -mthumb; Cortex-M0/M0+/M23 use the armv6m HAL"
+#endif
+
 #include <stdint.h>
 
 /* Masking (PRIMASK), IPSR, the Thumb bit: what every Cortex-M shares. */
