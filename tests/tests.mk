@@ -118,3 +118,49 @@ TEST_DEPS += $(OTHER_BOARD_DEPS)
 .PHONY: $(OTHER_BOARD_DEPS)
 $(OTHER_BOARD_DEPS): board-deps-%: $(SETUP_STAMP)
 	@$(MAKE) --no-print-directory BOARD=$* test-board-deps
+
+# =========================================================================================
+# ---- profile_write, PROFILE_AUTOSTART, files through semihosting (issue 14) -------------
+# =========================================================================================
+# (autostart.c needs a linker script's _stext/_etext: the host unit tests leave it out; the
+# recipes above expand UNIT_CORE when they run, so they see this too.)
+UNIT_CORE := $(filter-out target/src/autostart.c,$(UNIT_CORE))
+
+# profile_write on the host, the C library's open/write/close wrapped: with snapshots (a
+# TFTP configuration's spare set) and without (profile_write lends itself one).
+SEMIHOSTING_UNIT := $(UNIT_DIR)/test_write $(UNIT_DIR)/test_write_nosnap
+$(SEMIHOSTING_UNIT): tests/semihosting/test_write.c $(UNIT_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(UNIT_CFLAGS) -DPROFILE_SNAPSHOT=$(if $(filter %_nosnap,$@),0,1) tests/semihosting/test_write.c \
+	  $(UNIT_CORE) -Wl,--wrap=malloc -Wl,--wrap=memset -Wl,--wrap=open -Wl,--wrap=write \
+	  -Wl,--wrap=close -lcmocka -o $@
+TESTS     += $(SEMIHOSTING_UNIT)
+TEST_DEPS += $(SEMIHOSTING_UNIT)
+
+# End to end on a board, no debugger (tests/semihosting/test_semihosting.py): make
+# demo-semihosting; profile_write's files (exact, nothing lost or counted twice, errors,
+# the 64 KiB write's time); an application linked with PROFILE_AUTOSTART and nothing else.
+$(eval $(call firmware,semihosting-writes,tests/semihosting/writes.c,tests/semihosting/writes_support.c))
+# (every profile timer sample is counted before the package sees it)
+$(TB)/fw/semihosting-writes.elf: APP_LDFLAGS += -Wl,--wrap=__profile_hit
+$(eval $(call firmware,semihosting-autostart,tests/semihosting/autostart_app.c,))
+$(TB)/fw/semihosting-autostart.elf: APP_LDFLAGS += $(PROFILE_AUTOSTART_LDFLAGS)
+SEMIHOSTING_FW    := $(TB)/fw/semihosting-writes.elf $(TB)/fw/semihosting-autostart.elf \
+                     $(TB)/fw/demo-semihosting.elf
+SEMIHOSTING_SUITE := tests/semihosting/test_semihosting.py
+
+# The boards whose C library glue has files through semihosting: newlib's
+# (hal/common/src/syscalls.c); picolibc's (hal/common/src/picolibc.c) has none yet. A board's
+# LIBC is in its board.mk or in the board.mk it includes.
+semihosting_board_mks = $(wildcard boards/$(1)/board.mk) $(if $(wildcard boards/$(1)/board.mk),$(shell sed -n 's|^include *\(boards/[^/ ]*/board\.mk\) *$$|\1|p' boards/$(1)/board.mk))
+board_has_semihosted_files = $(if $(strip $(call semihosting_board_mks,$(1))),$(if $(filter picolibc,$(firstword $(shell sed -n 's/^LIBC *:*= *//p' $(call semihosting_board_mks,$(1))))),,y))
+
+# The board suite (make BOARD=x test-board, and make test on every other board) runs it too.
+$(eval board_suite_before_semihosting = $(value board_suite))
+board_suite = $(call board_suite_before_semihosting,$(1)) $(if $(call board_has_semihosted_files,$(1)),$(SEMIHOSTING_SUITE))
+ifneq ($(call board_has_semihosted_files,$(BOARD)),)
+test-board-deps: $(SEMIHOSTING_FW)
+TESTS     += $(SEMIHOSTING_SUITE)
+TEST_DEPS += $(SEMIHOSTING_FW)
+endif
+TESTS += $(foreach b,$(OTHER_BOARDS),$(if $(call board_has_semihosted_files,$(b)),$(SEMIHOSTING_SUITE)@$(b)))

@@ -78,6 +78,35 @@ int profile_get_stats(struct profile_stats *stats);
 /** Discard the data collected so far; profiling goes on. Safe in any context. */
 void profile_reset(void);
 
+/**
+ * Write the profiling data collected so far as a gmon.out file, through the C library's
+ * file I/O (open/write/close): on QEMU (run-qemu) and through a debug probe with
+ * semihosting on, a file on the host, relative to its current directory. What was written
+ * is reset, as gdb's gprof_dump does; samples and calls that arrive while it writes stay
+ * for the next file, and a write that fails keeps everything (nothing is lost or counted
+ * twice). The file goes out in requests of up to 16 KiB (fewer halts through a probe).
+ *
+ * Without a spare set (a configuration without TFTP) it borrows one for the write: the
+ * heap must have room for one more set of profile_on()'s tables (profile_get_stats'
+ * bytes_allocated) until it returns, and it takes a buffer of up to 16 KiB (less, down to
+ * 128 bytes on the stack, if the heap is short). Call it from thread context (main, an RTOS thread,
+ * an atexit handler), never from an interrupt handler.
+ *
+ * @param path  the file's name, e.g. "gmon.out"
+ * @retval 0           the file holds the data; the counts start again
+ * @retval -ENODATA    profiling is off
+ * @retval -EPERM      called from an interrupt handler: nothing was changed
+ * @retval -EBUSY      another profile_write() or a TFTP transfer is under way: nothing
+ *                     was changed
+ * @retval -ENOMEM     no room on the heap for the spare set: nothing was changed
+ * @retval -EINVAL     path is NULL
+ * @retval -ECANCELED  profile_on() or profile_off() (another thread) ended the data
+ *                     while it was being written
+ * @retval other       the C library's error from open(), write() or close() (-ENOENT,
+ *                     -EACCES, -ENOSPC, -EIO, ...): the data is kept for the next write
+ */
+int profile_write(const char *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,181 @@
+/*
+ * profile_write(): gmon.out into a file through the C library (open/write/close), which on
+ * QEMU and through a debug probe is semihosting, so that the file lands on the host.
+ *
+ * Exactness is the TFTP daemon's (snapshot.c): the data is frozen at the start, written
+ * from the frozen set while recording goes on into the spare one, then dropped when the
+ * file is complete (what was written is reset) or merged back when it is not (nothing is
+ * lost). A configuration without snapshots (no TFTP: no spare set) lends one for the
+ * write: the live data moves into it, and once the write is over the package's own set,
+ * now the spare, is freed and the lent one kept in its place.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cyg/profile/gmon.h>
+#include "profile_priv.h"
+
+/* The image goes out through a buffer from the heap of up to BUFFER_MAX bytes, halved
+ * while the heap has no room, down to BUFFER_MIN; below that, the stack's: every request
+ * through a probe halts and resumes the target, so few large ones. */
+#define BUFFER_MAX      16384
+#define BUFFER_MIN      512
+#define BUFFER_FALLBACK 128
+
+/* A set lent for one write (see the top), and the profile it was lent to. */
+struct lent_set {
+    void *set;              /* NULL: none lent */
+    uint32_t generation;    /* profile_state.generation when lent */
+};
+
+/*
+ * Nonzero while a profile_write() runs: a second one (another thread) is refused with
+ * -EBUSY before it lends anything, so that lending and taking back never interleave.
+ * Owned by profile_write, changed with interrupts masked.
+ */
+static uint32_t profile_writing;
+
+/* Gives the live data a spare set to freeze against if the configuration has none.
+ * 0 or a negative errno (nothing changed). */
+static int spare_lend(struct lent_set *l)
+{
+    struct profile_state *s = &profile_state;
+    l->set = NULL;
+    hal_profile_irq_state irq = profile_lock();
+    int running = s->running;
+    /* Only a single-set layout: the package's set then starts at s->memory. */
+    int needed = running && !s->spare && !profile_frozen.bins && s->memory_bytes == s->set_bytes;
+    size_t bytes = s->set_bytes;
+    l->generation = s->generation;
+    profile_unlock(irq);
+    if (!running)
+        return -ENODATA;
+    if (!needed)
+        return 0;       /* a spare is there, or a snapshot is out: profile_snapshot_take says */
+    void *set = malloc(bytes);
+    if (!set)
+        return -ENOMEM;
+    memset(set, 0, bytes);  /* a spare's arrays are zero */
+    irq = profile_lock();
+    if (s->generation == l->generation && !s->spare && !profile_frozen.bins) {
+        s->spare = set;
+        l->set = set;
+        set = NULL;
+    }
+    profile_unlock(irq);
+    free(set);          /* (profile_on/profile_off meanwhile: not needed) */
+    return 0;
+}
+
+/*
+ * After the snapshot's release the lent set holds the live data and the package's own set
+ * (s->memory) is the spare: the lent one becomes the package's, the other is freed. If
+ * profile_on()/profile_off() came in between, the lent set belongs to nobody any more.
+ */
+static void spare_return(const struct lent_set *l)
+{
+    struct profile_state *s = &profile_state;
+    void *unused = l->set;
+    if (!l->set)
+        return;
+    hal_profile_irq_state irq = profile_lock();
+    if (s->generation == l->generation) {
+        if (s->spare == s->memory) {
+            unused = s->memory;
+            s->memory = l->set;
+            s->spare = NULL;
+        } else if (s->spare == l->set) {
+            s->spare = NULL;    /* lent, but no snapshot was taken */
+        } else {
+            /* Firmware that calls profile_snapshot_take() itself, from another thread, in
+             * a configuration without snapshots, took the lent spare in between: both sets
+             * are in use, the lent one stays (it is not freed by profile_off: a leak, never
+             * a use after free). */
+            unused = NULL;
+        }
+    }
+    profile_unlock(irq);
+    free(unused);
+}
+
+/* write() all of buf, or a negative errno. */
+static int write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n <= 0)
+            return n < 0 && errno > 0 ? -errno : -EIO;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* The snapshot's image into fd, read through the serializer (gmon.c). 0, -ECANCELED if
+ * profile_on()/profile_off() ended the snapshot, or write()'s error. */
+static int write_image(int fd, struct profile_gmon_reader *r)
+{
+    size_t size = profile_gmon_size(r);
+    uint8_t small[BUFFER_FALLBACK];
+    size_t chunk = size < BUFFER_MAX ? size : BUFFER_MAX;
+    uint8_t *buf = NULL;
+    while (chunk > sizeof small && !(buf = malloc(chunk)))
+        chunk = chunk / 2 >= BUFFER_MIN ? chunk / 2 : sizeof small;
+    if (!buf) {
+        buf = small;
+        chunk = sizeof small;
+    }
+    int rc = 0;
+    for (size_t at = 0; at < size && rc == 0;) {
+        size_t n = size - at < chunk ? size - at : chunk;
+        if (profile_snapshot_ended(r) || profile_gmon_read(r, at, buf, n) != n)
+            rc = -ECANCELED;
+        else
+            rc = write_all(fd, buf, n);
+        at += n;
+    }
+    if (buf != small)
+        free(buf);
+    return rc;
+}
+
+int profile_write(const char *path)
+{
+    /* It allocates, and waits for the host: thread context only, as profile_on(). */
+    if (hal_profile_in_interrupt())
+        return -EPERM;
+    if (!path)
+        return -EINVAL;
+    hal_profile_irq_state irq = hal_profile_irq_save();
+    int busy = profile_writing;
+    profile_writing = 1;
+    hal_profile_irq_restore(irq);
+    if (busy)
+        return -EBUSY;
+
+    struct lent_set lent;
+    int rc = spare_lend(&lent);
+    struct profile_gmon_reader r;
+    if (rc == 0)
+        rc = profile_snapshot_take(&r);
+    if (rc == 0) {
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0) {
+            rc = errno > 0 ? -errno : -EIO;
+        } else {
+            rc = write_image(fd, &r);
+            if (close(fd) != 0 && rc == 0)
+                rc = errno > 0 ? -errno : -EIO;
+        }
+        /* Complete: the data is in the file, and dropped here. Else it goes back. */
+        profile_snapshot_release(&r, rc == 0);
+    }
+    spare_return(&lent);
+    irq = hal_profile_irq_save();
+    profile_writing = 0;
+    hal_profile_irq_restore(irq);
+    return rc;
+}
