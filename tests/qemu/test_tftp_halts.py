@@ -25,6 +25,9 @@ import harness as h  # noqa: E402
 import tftplib as tl  # noqa: E402
 
 ROUNDS = 16
+# Rounds go on past ROUNDS (up to MAX_ROUNDS) until at least two dumps fell inside a transfer:
+# where a halt lands in wall-clock time depends on the host's load.
+MAX_ROUNDS = 48
 
 
 def stopped_dump(tg, ddir):
@@ -52,7 +55,10 @@ def main():
         ddir = os.path.join(tg.dir, "dump")
         os.makedirs(ddir)
         halted_inside = during = 0
-        for i in range(ROUNDS):
+        rounds = 0
+        while rounds < ROUNDS or (during < 2 and rounds < MAX_ROUNDS):
+            i = rounds
+            rounds += 1
             dest = os.path.join(tg.dir, "get%02d.gmon" % i)
             result = {}
 
@@ -83,11 +89,11 @@ def main():
         elf = tg.elf
         con = tg.console()
     print("# %d rounds: %d gets completed, %d dumps (%d during a transfer, %d halted inside a "
-          "profiler update); daemon %s" % (ROUNDS, len(gets), len(dumps), during,
+          "profiler update); daemon %s" % (rounds, len(gets), len(dumps), during,
                                            halted_inside, stats))
     t.ok(during >= 2, "gdb halted the target during transfers (%d times)" % during)
-    t.ok(len(gets) >= ROUNDS // 2, "most gets complete although gdb halts the target "
-         "meanwhile (%d of %d)" % (len(gets), ROUNDS))
+    t.ok(len(gets) >= rounds // 2, "most gets complete although gdb halts the target "
+         "meanwhile (%d of %d)" % (len(gets), rounds))
     t.eq(stats.get("completed"), len(gets), "the daemon counts as completed exactly the gets "
          "the client received whole")
     files = gets + dumps + [final]
