@@ -1,4 +1,5 @@
-/* Source file and line of an address, from DWARF through libdw, found the way BFD finds
+/* Source file and line of an address, from DWARF (units, functions and file names
+ * through libdw, line tables as BFD decodes them: linetab.c), found the way BFD finds
  * them for gprof.  BFD reads compilation units lazily, in .debug_info order, until one
  * holds the address; it remembers the ranges of the units it has read, and of the
  * functions of the units it has looked into (a range touching one the unit already has
@@ -9,14 +10,11 @@
  * here, and gprof's questions are asked in gprof's order.  A relative file name is
  * prefixed with the unit's compilation directory, as BFD does.
  *
- * One more of BFD's (2.40) ways: a line-number sequence of DWARF 5 starts with file entry
- * 0, the unit's primary source file, where the standard (and libdw) start it with entry
- * 1.  The rows of a sequence before its first DW_LNS_set_file are then the primary
- * file's: the out-of-line members of C++ templates (std::map's, in their own sections)
- * whose code comes from a header that happens to be entry 1 get the .cc file's name
- * with the header's line numbers.  libdw does not say which rows those are, so the
- * line program is decoded here too, for that alone (default_rows). */
-#include <stdbool.h>
+ * A unit is looked into when it is first asked: its line table decoded (the spans of its
+ * line sequences learnt), then its functions scanned (their ranges learnt).  A unit
+ * without a line table, or with one BFD cannot decode, never answers, and its functions
+ * are never scanned. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dwarf.h>
@@ -69,15 +67,13 @@ struct srcinfo {
 	unsigned *mark;         /* per unit: the question it was last asked */
 	unsigned stamp;
 	char *path;             /* the last answer */
-	/* DWARF 5 rows BFD gives the primary file (default_rows) */
+	/* the line tables (linetab.c) */
 	const unsigned char *line_sec; /* .debug_line */
 	size_t line_size;
 	int line_big;
-	unsigned char **deffile;        /* per unit: a flag per libdw row, or no_rows, or
-					 * NULL (not decoded yet) */
+	struct linetab **lines; /* per unit, once looked into (NULL: BFD's unit error) */
+	size_t last_cu;         /* the unit that gave the last answer */
 };
-
-static unsigned char no_rows;          /* deffile[cu]: decoded, no such rows */
 
 /* Learn a range of unit CU: extend a range of the unit it touches or overlaps (in place,
  * so it keeps its rank), or add it at the end (BFD's insert_arange_in_trie). */
@@ -199,7 +195,7 @@ static size_t next_known(struct srcinfo *si, uint64_t addr, size_t after)
 	return best;
 }
 
-/* Where .debug_line is, for default_rows (line_sec NULL: not there, or not readable). */
+/* Where .debug_line is, for linetab_read (line_sec NULL: not there, or not readable). */
 static void find_line_section(struct srcinfo *si)
 {
 	Elf *e = dwarf_getelf(si->dw);
@@ -267,7 +263,8 @@ struct srcinfo *srcinfo_open(int fd)
 	si->unit_known = xcalloc(si->ncus + 1, sizeof *si->unit_known);
 	si->unit_nknown = xcalloc(si->ncus + 1, sizeof *si->unit_nknown);
 	si->unit_cap = xcalloc(si->ncus + 1, sizeof *si->unit_cap);
-	si->deffile = xcalloc(si->ncus + 1, sizeof *si->deffile);
+	si->lines = xcalloc(si->ncus + 1, sizeof *si->lines);
+	si->last_cu = SIZE_MAX;
 	find_line_section(si);
 	return si;
 }
@@ -319,16 +316,7 @@ static int cmp_func(const void *l, const void *r)
  * DIE of two equal ones (BFD's lookup_address_in_function_table). */
 static const struct func *func_at(struct srcinfo *si, size_t cu, uint64_t addr)
 {
-	struct functab *t = &si->funcs[cu];
-	if (!t->built) {
-		size_t cap = 0, seq = 0;
-		t->built = 1;
-		collect_funcs(t, &cap, &si->cus[cu], 0, &seq);
-		for (size_t i = 0; i < t->n; i++)     /* BFD learns them as it scans */
-			learn(si, t->v[i].lo, t->v[i].hi, cu);
-		if (t->n > 1)
-			qsort(t->v, t->n, sizeof *t->v, cmp_func);
-	}
+	const struct functab *t = &si->funcs[cu];
 	size_t lo = 0, hi = t->n;               /* first with v.lo > addr */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -351,325 +339,77 @@ static const struct func *func_at(struct srcinfo *si, size_t cu, uint64_t addr)
 	return best;
 }
 
-/* ---- the rows of DWARF 5 sequences before their first DW_LNS_set_file -------------- */
-struct rd {
-	const unsigned char *p, *end;
-	int big, bad;
-};
-
-static uint64_t rd_fixed(struct rd *r, size_t n)
+/* Look into unit CU, once, as BFD's comp_unit_maybe_decode_line_info: decode its line
+ * table, learning its sequences' spans, then scan its functions, learning their ranges;
+ * 0 if the unit has no line table BFD can read (its functions are then never scanned). */
+static int look_into(struct srcinfo *si, size_t cu)
 {
-	if ((size_t)(r->end - r->p) < n) {
-		r->bad = 1;
-		r->p = r->end;
-		return 0;
-	}
-	uint64_t v = 0;
-	for (size_t i = 0; i < n; i++)
-		v = r->big ? v << 8 | r->p[i] : v | (uint64_t)r->p[i] << (8 * i);
-	r->p += n;
-	return v;
-}
-
-static uint64_t rd_uleb(struct rd *r)
-{
-	uint64_t v = 0;
-	for (unsigned sh = 0;; sh += 7) {
-		if (r->p >= r->end) {
-			r->bad = 1;
-			return v;
-		}
-		unsigned char b = *r->p++;
-		if (sh < 64)
-			v |= (uint64_t)(b & 0x7f) << sh;
-		if (!(b & 0x80))
-			return v;
-	}
-}
-
-static int64_t rd_sleb(struct rd *r)
-{
-	uint64_t v = 0;
-	unsigned sh = 0;
-	unsigned char b;
-	do {
-		if (r->p >= r->end) {
-			r->bad = 1;
-			return 0;
-		}
-		b = *r->p++;
-		if (sh < 64)
-			v |= (uint64_t)(b & 0x7f) << sh;
-		sh += 7;
-	} while (b & 0x80);
-	if (sh < 64 && (b & 0x40))
-		v |= ~(uint64_t)0 << sh;
-	return (int64_t)v;
-}
-
-struct lrow {
-	uint64_t addr;
-	size_t seq;
-	unsigned line;
-	unsigned char end, def;
-};
-
-/* libdw's order of the rows: by address, a sequence's end before a row at its address,
- * then in program order. */
-static int cmp_lrow(const void *l, const void *r)
-{
-	const struct lrow *a = l, *b = r;
-	if (a->addr != b->addr)
-		return a->addr < b->addr ? -1 : 1;
-	if (a->end != b->end)
-		return a->end ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
-/* Which of unit CU's N rows (LINES, libdw's) BFD reads before its sequence's first
- * DW_LNS_set_file, and so takes for file entry 0: a flag per row, or NULL where there
- * are none (line tables before DWARF 5; or rows not decoded as libdw decodes them). */
-static const unsigned char *default_rows(struct srcinfo *si, size_t cu, Dwarf_Lines *lines,
-					 size_t n)
-{
-	if (si->deffile[cu])
-		return si->deffile[cu] == &no_rows ? NULL : si->deffile[cu];
-	si->deffile[cu] = &no_rows;            /* decoded, whatever happens below */
+	struct functab *t = &si->funcs[cu];
+	if (t->built)
+		return si->lines[cu] != NULL;
+	t->built = 1;
 	Dwarf_Attribute at;
 	Dwarf_Word off;
-	if (!si->line_sec || !dwarf_attr(&si->cus[cu], DW_AT_stmt_list, &at) ||
-	    dwarf_formudata(&at, &off) != 0 || off >= si->line_size)
-		return NULL;
-	struct rd r = {si->line_sec + off, si->line_sec + si->line_size, si->line_big, 0};
-	uint64_t len = rd_fixed(&r, 4);
-	size_t offsize = 4;
-	if (len == 0xffffffff) {
-		len = rd_fixed(&r, 8);
-		offsize = 8;
-	}
-	if (r.bad || len > (uint64_t)(r.end - r.p))
-		return NULL;
-	r.end = r.p + len;
-	unsigned version = (unsigned)rd_fixed(&r, 2);
-	if (r.bad || version != 5)
-		return NULL;
-	rd_fixed(&r, 2);                       /* address size, segment selector size */
-	uint64_t hlen = rd_fixed(&r, offsize);
-	if (r.bad || hlen > (uint64_t)(r.end - r.p))
-		return NULL;
-	const unsigned char *prog = r.p + hlen;
-	unsigned min_inst = (unsigned)rd_fixed(&r, 1);
-	unsigned max_ops = (unsigned)rd_fixed(&r, 1);
-	rd_fixed(&r, 1);                       /* default_is_stmt */
-	int line_base = (signed char)rd_fixed(&r, 1);
-	unsigned line_range = (unsigned)rd_fixed(&r, 1);
-	unsigned opcode_base = (unsigned)rd_fixed(&r, 1);
-	const unsigned char *std_len = r.p;
-	if (r.bad || line_range == 0 || opcode_base == 0 || max_ops == 0 || prog < std_len ||
-	    (size_t)(prog - std_len) < opcode_base - 1)
-		return NULL;
-	r.p = prog;
-
-	struct lrow *rows = NULL;
-	size_t nrows = 0, cap = 0, ndef = 0;
-	uint64_t addr = 0;
-	unsigned op_index = 0, line = 1;      /* (unsigned: wraps as libdw's) */
-	int file_set = 0;
-	int ok = 1;
-#define ADVANCE(adv) do { uint64_t a_ = (adv); \
-		if (max_ops == 1) addr += min_inst * a_; \
-		else { addr += min_inst * ((op_index + a_) / max_ops); \
-		       op_index = (unsigned)((op_index + a_) % max_ops); } } while (0)
-#define EMIT(is_end) do { \
-		if (nrows == n) { ok = 0; break; } \
-		if (nrows == cap) { cap = cap ? 2 * cap : 256; \
-			rows = xrealloc(rows, cap * sizeof *rows); } \
-		rows[nrows] = (struct lrow){addr, nrows, line, (is_end), !file_set}; \
-		ndef += !file_set; nrows++; } while (0)
-	while (ok && r.p < r.end && !r.bad) {
-		unsigned op = *r.p++;
-		if (op >= opcode_base) {
-			unsigned adj = op - opcode_base;
-			ADVANCE(adj / line_range);
-			line += (unsigned)line_base + adj % line_range;
-			EMIT(0);
-			continue;
-		}
-		switch (op) {
-		case 0: {
-			uint64_t elen = rd_uleb(&r);
-			if (r.bad || elen == 0 || elen > (uint64_t)(r.end - r.p)) {
-				ok = 0;
-				break;
-			}
-			const unsigned char *next = r.p + elen;
-			unsigned sub = *r.p++;
-			if (sub == DW_LNE_end_sequence) {
-				EMIT(1);
-				addr = 0;
-				op_index = 0;
-				line = 1;
-				file_set = 0;
-			} else if (sub == DW_LNE_set_address) {
-				if (elen - 1 != 4 && elen - 1 != 8) {
-					ok = 0;
-					break;
-				}
-				addr = rd_fixed(&r, elen - 1);
-				op_index = 0;
-			}
-			r.p = next;
-			break;
-		}
-		case DW_LNS_copy:
-			EMIT(0);
-			break;
-		case DW_LNS_advance_pc:
-			ADVANCE(rd_uleb(&r));
-			break;
-		case DW_LNS_advance_line:
-			line += (unsigned)rd_sleb(&r);
-			break;
-		case DW_LNS_set_file:
-			rd_uleb(&r);
-			file_set = 1;
-			break;
-		case DW_LNS_const_add_pc:
-			ADVANCE((255 - opcode_base) / line_range);
-			break;
-		case DW_LNS_fixed_advance_pc:
-			addr += rd_fixed(&r, 2);
-			op_index = 0;
-			break;
-		case DW_LNS_negate_stmt:
-		case DW_LNS_set_basic_block:
-		case DW_LNS_set_prologue_end:
-		case DW_LNS_set_epilogue_begin:
-			break;
-		default:           /* set_column, set_isa and unknown ones: ULEB operands */
-			for (unsigned i = 0; i < std_len[op - 1]; i++)
-				rd_uleb(&r);
-			break;
-		}
-	}
-#undef ADVANCE
-#undef EMIT
-	unsigned char *flags = NULL;
-	if (ok && !r.bad && nrows == n && ndef) {
-		qsort(rows, nrows, sizeof *rows, cmp_lrow);
-		flags = xmalloc(n);
-		for (size_t i = 0; i < n; i++) {
-			Dwarf_Line *l = dwarf_onesrcline(lines, i);
-			Dwarf_Addr a;
-			int ln;
-			bool end;
-			if (!l || dwarf_lineaddr(l, &a) != 0 || dwarf_lineno(l, &ln) != 0 ||
-			    dwarf_lineendsequence(l, &end) != 0 || a != rows[i].addr ||
-			    (unsigned)ln != rows[i].line || end != (bool)rows[i].end) {
-				free(flags);           /* not libdw's rows: leave them */
-				flags = NULL;
-				break;
-			}
-			flags[i] = rows[i].def;
-		}
-	}
-	free(rows);
-	if (flags)
-		si->deffile[cu] = flags;
-	return flags;
+	Dwarf_Die cudie;
+	uint8_t addr_size = 0;
+	if (!dwarf_attr(&si->cus[cu], DW_AT_stmt_list, &at) || dwarf_formudata(&at, &off) != 0 ||
+	    !dwarf_diecu(&si->cus[cu], &cudie, &addr_size, NULL))
+		return 0;
+	si->lines[cu] = linetab_read(si->line_sec, si->line_size, off, si->line_big, addr_size);
+	if (!si->lines[cu])
+		return 0;
+	const uint64_t (*spans)[2];
+	size_t nspans = linetab_spans(si->lines[cu], &spans);
+	for (size_t i = 0; i < nspans; i++)
+		learn(si, spans[i][0], spans[i][1], cu);
+	size_t cap = 0, seq = 0;
+	collect_funcs(t, &cap, &si->cus[cu], 0, &seq);
+	for (size_t i = 0; i < t->n; i++)
+		learn(si, t->v[i].lo, t->v[i].hi, cu);
+	if (t->n > 1)
+		qsort(t->v, t->n, sizeof *t->v, cmp_func);
+	return 1;
 }
 
-/* The line-table row for ADDR: the last row at or before it, unless that ends a
- * sequence; where one sequence ends at the address another starts at, the new one
- * (libdw's dwarf_getsrc_die may return the end there and so nothing). */
-static Dwarf_Line *row_at(Dwarf_Die *cu, uint64_t addr, Dwarf_Lines **plines, size_t *pn,
-			  size_t *idx)
+/* Unit CU's file entry FILE, prefixed with the unit's compilation directory if it is
+ * relative (as BFD does); NULL if there is no such entry. */
+static const char *file_name(struct srcinfo *si, size_t cu, unsigned file)
 {
-	Dwarf_Lines *lines;
-	size_t n;
-	if (dwarf_getsrclines(cu, &lines, &n) != 0 || n == 0)
+	Dwarf_Files *files;
+	size_t nfiles;
+	const char *f;
+	if (dwarf_getsrcfiles(&si->cus[cu], &files, &nfiles) != 0 || file >= nfiles ||
+	    !(f = dwarf_filesrc(files, file, NULL, NULL)))
 		return NULL;
-	*plines = lines;
-	*pn = n;
-	size_t lo = 0, hi = n;                 /* first row with address > addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		Dwarf_Addr a;
-		Dwarf_Line *l = dwarf_onesrcline(lines, mid);
-		if (!l || dwarf_lineaddr(l, &a) != 0)
-			return NULL;
-		if (a <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return NULL;
-	Dwarf_Addr at;
-	dwarf_lineaddr(dwarf_onesrcline(lines, lo - 1), &at);
-	for (size_t i = lo; i-- > 0;) {
-		Dwarf_Line *l = dwarf_onesrcline(lines, i);
-		Dwarf_Addr a;
-		bool end = false;
-		if (!l || dwarf_lineaddr(l, &a) != 0 || a != at)
-			break;
-		if (dwarf_lineendsequence(l, &end) == 0 && !end) {
-			*idx = i;
-			return l;
-		}
-	}
-	return NULL;
-}
-
-/* 1: answered, 0: this unit does not know, -1: this unit stops the search unanswered. */
-static size_t last_cu = SIZE_MAX;
-static const void *last_row;
-
-const void *srcinfo_last_row(void)
-{
-	return last_row;
-}
-
-static int answer(struct srcinfo *si, size_t cu, uint64_t addr, const char **file, int *line)
-{
-	last_cu = cu;
-	last_row = NULL;
-	const struct func *fn = func_at(si, cu, addr);   /* BFD scans the unit first */
-	Dwarf_Lines *lines = NULL;
-	size_t n = 0, idx = 0;
-	Dwarf_Line *l = row_at(&si->cus[cu], addr, &lines, &n, &idx);
-	if (!l)
-		return fn ? -1 : 0;
-	int ln = 0;
-	if (dwarf_lineno(l, &ln) != 0 || ln == 0)
-		return -1;
-	const char *f = dwarf_linesrc(l, NULL, NULL);
-	if (!f)
-		return -1;
-	const unsigned char *def = default_rows(si, cu, lines, n);
-	if (def && def[idx]) {                 /* BFD: file entry 0 */
-		Dwarf_Files *files;
-		size_t nfiles;
-		const char *f0;
-		if (dwarf_getsrcfiles(&si->cus[cu], &files, &nfiles) == 0 && nfiles > 0 &&
-		    (f0 = dwarf_filesrc(files, 0, NULL, NULL)) != NULL)
-			f = f0;
-	}
 	free(si->path);
 	si->path = NULL;
-	if (f[0] != '/') {
-		Dwarf_Attribute at;
-		const char *dir = dwarf_formstring(dwarf_attr(&si->cus[cu], DW_AT_comp_dir, &at));
-		if (dir && *dir) {
-			size_t n = strlen(dir) + strlen(f) + 2;
-			si->path = xmalloc(n);
-			snprintf(si->path, n, "%s/%s", dir, f);
-			f = si->path;
-		}
-	}
+	Dwarf_Attribute at;
+	const char *dir = dwarf_formstring(dwarf_attr(&si->cus[cu], DW_AT_comp_dir, &at));
+	if (f[0] == '/' || !dir || !*dir)
+		return f;
+	size_t n = strlen(dir) + strlen(f) + 2;
+	si->path = xmalloc(n);
+	snprintf(si->path, n, "%s/%s", dir, f);
+	return si->path;
+}
+
+/* Ask unit CU (BFD's comp_unit_find_nearest_line): 1 answered, 0 this unit does not
+ * know, -1 this unit stops the search unanswered (it has a function there, or a row
+ * without a line number or file). */
+static int answer(struct srcinfo *si, size_t cu, uint64_t addr, const char **file, int *line)
+{
+	si->last_cu = cu;
+	if (!look_into(si, cu))
+		return 0;
+	const struct func *fn = func_at(si, cu, addr);
+	unsigned ln, fi;
+	if (!linetab_lookup(si->lines[cu], addr, &ln, &fi))
+		return fn ? -1 : 0;
+	const char *f;
+	if (ln == 0 || ln > INT_MAX || !(f = file_name(si, cu, fi)))
+		return -1;
 	*file = f;
-	*line = ln;
-	last_row = l;
+	*line = (int)ln;
 	return 1;
 }
 
@@ -723,9 +463,9 @@ int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *li
 const char *srcinfo_function(struct srcinfo *si, uint64_t addr, int *linkage)
 {
 	*linkage = 0;
-	if (!si || last_cu >= si->ncus)
+	if (!si || si->last_cu >= si->ncus)
 		return NULL;
-	const struct func *f = func_at(si, last_cu, addr);
+	const struct func *f = func_at(si, si->last_cu, addr);
 	if (!f)
 		return NULL;
 	*linkage = f->linkage;
@@ -746,10 +486,9 @@ void srcinfo_close(struct srcinfo *si)
 	free(si->known);
 	for (size_t i = 0; i < si->ncus; i++) {
 		free(si->unit_known[i]);
-		if (si->deffile[i] != &no_rows)
-			free(si->deffile[i]);
+		linetab_free(si->lines[i]);
 	}
-	free(si->deffile);
+	free(si->lines);
 	free(si->unit_known);
 	free(si->unit_nknown);
 	free(si->unit_cap);

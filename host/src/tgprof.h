@@ -121,8 +121,14 @@ struct srcinfo;
 struct srcinfo *srcinfo_open(int fd);
 int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line);
 const char *srcinfo_function(struct srcinfo *si, uint64_t addr, int *linkage);
-const void *srcinfo_last_row(void);
 void srcinfo_close(struct srcinfo *si);
+/* linetab.c: a unit's line-number table, decoded and searched as BFD does */
+struct linetab;
+struct linetab *linetab_read(const unsigned char *sec, size_t size, uint64_t off, int big,
+			     unsigned addr_size);
+int linetab_lookup(const struct linetab *t, uint64_t addr, unsigned *line, unsigned *file);
+size_t linetab_spans(const struct linetab *t, const uint64_t (**spans)[2]);
+void linetab_free(struct linetab *t);
 
 /* ---- profile data (gmon.c) -------------------------------------------------------- */
 struct hist {

@@ -1,0 +1,488 @@
+/* A unit's DWARF line-number table as BFD (2.40, for gprof) decodes and searches it,
+ * from .debug_line itself rather than through libdw, whose merged, address-sorted rows
+ * cannot tell which sequence a row belongs to.  That matters for code removed by
+ * --gc-sections: its rows stay in the table at the address its relocations resolve to.
+ * On ARM that is a sequence at 0 with its true length; on RISC-V, where the assembler
+ * writes every address advance as a relocated difference (linker relaxation), the whole
+ * sequence, its end included, sits at address 0.  BFD never answers from such an empty
+ * sequence; the last row at or before an address, libdw's way, comes from it for every
+ * address past the real code.
+ *
+ * BFD's ways, kept here:
+ * - Rows (add_line_info) are kept per sequence, sorted by address whatever order they
+ *   come in (with BFD's own insertion heuristics, which decide where a row goes among
+ *   rows of its address); a row with the address of the sequence's last one replaces it.
+ * - A sequence runs from its first row (lowered only when a row has to be searched into
+ *   place) to its end row.  Sequences are sorted by start, the longer first; one nested
+ *   in an earlier one is dropped, one overlapping it starts where it ends
+ *   (sort_line_sequences).
+ * - An address is looked up in the sequence holding it, and there in the last row at or
+ *   before it, unless that is the end row (lookup_address_in_line_info_table).
+ * - A sequence starts on file entry 1 before DWARF 5 and on entry 0, the unit's primary
+ *   file, from DWARF 5 on (the standard says 1: the out-of-line members of C++ templates
+ *   whose code comes from a header that is entry 1 are named after the .cc file).
+ * - Each finished sequence's span (lowest to highest row address) is a range the unit
+ *   claims (arange_add), empty spans ignored. */
+#include <stdlib.h>
+#include <string.h>
+#include <dwarf.h>
+#include "tgprof.h"
+
+#define NONE SIZE_MAX
+/* HP's extended opcode, which BFD skips (libdw's dwarf.h does not name it) */
+#define DW_LNE_HP_SOURCE_FILE_CORRELATION 0x80
+
+struct lrow {
+	uint64_t addr;
+	unsigned line, file;
+	unsigned char op_index, end;
+	size_t prev;               /* BFD's prev_line: the row before it in its sequence */
+};
+
+struct lseq {
+	uint64_t low;
+	size_t last;               /* BFD's last_line: its end row, once it has one */
+	size_t idx;                /* decode order, for a stable sort */
+	uint64_t high;             /* for sorting: its last row's address, op_index */
+	unsigned char high_op;
+	size_t first, n;           /* after sorting: its rows in order[first..first+n) */
+};
+
+struct linetab {
+	struct lrow *rows;
+	size_t nrows, rows_cap;
+	struct lseq *seqs;
+	size_t nseqs, seqs_cap;
+	size_t lcl_head;           /* BFD's lcl_head: where a row out of order may go */
+	size_t *order;             /* every kept sequence's rows, lowest address first */
+	uint64_t (*spans)[2];      /* the finished sequences' spans, in decode order */
+	size_t nspans, spans_cap;
+};
+
+/* ---- reading the section ---------------------------------------------------------- */
+struct rd {
+	const unsigned char *p, *end;
+	int big;
+};
+
+/* Past the end, reads give 0 and stay at the end (BFD's safe reads). */
+static uint64_t rd_fixed(struct rd *r, size_t n)
+{
+	if ((size_t)(r->end - r->p) < n) {
+		r->p = r->end;
+		return 0;
+	}
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++)
+		v = r->big ? v << 8 | r->p[i] : v | (uint64_t)r->p[i] << (8 * i);
+	r->p += n;
+	return v;
+}
+
+static uint64_t rd_leb(struct rd *r, int sign)
+{
+	uint64_t v = 0;
+	unsigned sh = 0;
+	unsigned char b = 0;
+	while (r->p < r->end) {
+		b = *r->p++;
+		if (sh < 64)
+			v |= (uint64_t)(b & 0x7f) << sh;
+		sh += 7;
+		if (!(b & 0x80))
+			break;
+	}
+	if (sign && sh < 64 && (b & 0x40))
+		v |= ~(uint64_t)0 << sh;
+	return v;
+}
+
+static void rd_string(struct rd *r)
+{
+	const unsigned char *z = memchr(r->p, 0, (size_t)(r->end - r->p));
+	r->p = z ? z + 1 : r->end;
+}
+
+/* ---- BFD's add_line_info ---------------------------------------------------------- */
+static int sorts_after(const struct lrow *a, const struct lrow *b)
+{
+	return a->addr > b->addr || (a->addr == b->addr && a->op_index > b->op_index);
+}
+
+/* A row that goes neither at the head of its sequence nor after lcl_head: searched into
+ * place from the head, and lcl_head moved there. */
+static void insert_searched(struct linetab *t, struct lseq *s, size_t r)
+{
+	struct lrow *rows = t->rows;
+	size_t li2 = s->last, li1 = rows[li2].prev;
+	while (li1 != NONE) {
+		if (!sorts_after(&rows[r], &rows[li2]) && sorts_after(&rows[r], &rows[li1]))
+			break;
+		li2 = li1;
+		li1 = rows[li1].prev;
+	}
+	t->lcl_head = li2;
+	rows[r].prev = rows[li2].prev;
+	rows[li2].prev = r;
+	if (rows[r].addr < s->low)
+		s->low = rows[r].addr;
+}
+
+static void add_row(struct linetab *t, const struct lrow *row)
+{
+	if (t->nrows == t->rows_cap) {
+		t->rows_cap = t->rows_cap ? 2 * t->rows_cap : 256;
+		t->rows = xrealloc(t->rows, t->rows_cap * sizeof *t->rows);
+	}
+	size_t r = t->nrows++;
+	struct lrow *rows = t->rows, *new = &rows[r];
+	*new = *row;
+	new->prev = NONE;
+	struct lseq *s = t->nseqs ? &t->seqs[t->nseqs - 1] : NULL;
+	const struct lrow *last = s ? &rows[s->last] : NULL;
+	if (last && last->addr == new->addr && last->op_index == new->op_index &&
+	    last->end == new->end) {
+		if (t->lcl_head == s->last)      /* only the last of them is kept */
+			t->lcl_head = r;
+		new->prev = last->prev;
+		s->last = r;
+	} else if (!s || last->end) {
+		if (t->nseqs == t->seqs_cap) {
+			t->seqs_cap = t->seqs_cap ? 2 * t->seqs_cap : 64;
+			t->seqs = xrealloc(t->seqs, t->seqs_cap * sizeof *t->seqs);
+		}
+		t->seqs[t->nseqs] = (struct lseq){.low = new->addr, .last = r, .idx = t->nseqs};
+		t->nseqs++;
+		t->lcl_head = r;
+	} else if (new->end || sorts_after(new, last)) {
+		new->prev = s->last;
+		s->last = r;
+	} else if (!sorts_after(new, &rows[t->lcl_head]) &&
+		   (rows[t->lcl_head].prev == NONE ||
+		    sorts_after(new, &rows[rows[t->lcl_head].prev]))) {
+		new->prev = rows[t->lcl_head].prev;
+		rows[t->lcl_head].prev = r;
+	} else {
+		insert_searched(t, s, r);
+	}
+}
+
+/* ---- decoding the line program ---------------------------------------------------- */
+struct lhead {
+	unsigned version, min_inst, max_ops, line_range, opcode_base;
+	int line_base;
+	const unsigned char *std_len;   /* standard_opcode_lengths[1..opcode_base - 1] */
+};
+
+/* The header, with BFD's checks; R is left at the line program, and its end at the
+ * table's. */
+static int read_header(struct rd *r, struct lhead *h)
+{
+	size_t offsize = 4;
+	uint64_t len = rd_fixed(r, 4);
+	if (len == 0xffffffff) {
+		len = rd_fixed(r, 8);
+		offsize = 8;
+	}
+	if (len > (uint64_t)(r->end - r->p))
+		return -1;
+	r->end = r->p + len;
+	h->version = (unsigned)rd_fixed(r, 2);
+	if (h->version < 2 || h->version > 5 ||
+	    (size_t)(r->end - r->p) <= offsize + (h->version >= 5 ? 8 : h->version >= 4 ? 6 : 5))
+		return -1;
+	if (h->version >= 5) {
+		rd_fixed(r, 1);             /* address size: BFD takes the unit's */
+		if (rd_fixed(r, 1) != 0)    /* segment selector size */
+			return -1;
+	}
+	uint64_t hlen = rd_fixed(r, offsize);
+	const unsigned char *prog = r->p;
+	if (hlen > (uint64_t)(r->end - prog))
+		return -1;
+	prog += hlen;
+	h->min_inst = (unsigned)rd_fixed(r, 1);
+	h->max_ops = h->version >= 4 ? (unsigned)rd_fixed(r, 1) : 1;
+	rd_fixed(r, 1);                     /* default_is_stmt */
+	h->line_base = (signed char)rd_fixed(r, 1);
+	h->line_range = (unsigned)rd_fixed(r, 1);
+	h->opcode_base = (unsigned)rd_fixed(r, 1);
+	h->std_len = r->p - 1;
+	if (h->max_ops == 0 || h->opcode_base == 0 ||
+	    (size_t)(r->end - r->p) <= h->opcode_base - 1 ||
+	    (size_t)(prog - r->p) < h->opcode_base - 1)
+		return -1;
+	r->p = prog;                        /* (the file tables are libdw's business) */
+	return 0;
+}
+
+/* The state machine's registers. */
+struct lstate {
+	uint64_t addr, low, high;  /* low, high: the sequence's span so far */
+	unsigned line, file, op_index;
+};
+
+static void state_start(struct lstate *st, const struct lhead *h)
+{
+	*st = (struct lstate){0, UINT64_MAX, 0, 1, h->version >= 5 ? 0 : 1, 0};
+}
+
+static void advance(struct lstate *st, const struct lhead *h, uint64_t adv)
+{
+	if (h->max_ops == 1) {
+		st->addr += h->min_inst * adv;
+	} else {
+		st->addr += h->min_inst * ((st->op_index + adv) / h->max_ops);
+		st->op_index = (unsigned)((st->op_index + adv) % h->max_ops);
+	}
+}
+
+static void emit(struct linetab *t, struct lstate *st, int end)
+{
+	struct lrow row = {st->addr, st->line, st->file, (unsigned char)st->op_index,
+			   (unsigned char)end, NONE};
+	add_row(t, &row);
+	if (st->addr < st->low)
+		st->low = st->addr;
+	if (st->addr > st->high)
+		st->high = st->addr;
+	if (!end)
+		return;
+	if (st->low != st->high) {
+		if (t->nspans == t->spans_cap) {
+			t->spans_cap = t->spans_cap ? 2 * t->spans_cap : 64;
+			t->spans = xrealloc(t->spans, t->spans_cap * sizeof *t->spans);
+		}
+		t->spans[t->nspans][0] = st->low;
+		t->spans[t->nspans][1] = st->high;
+		t->nspans++;
+	}
+}
+
+/* An extended opcode; -1 for one BFD does not know (it then drops the whole table). */
+static int extended_op(struct linetab *t, struct rd *r, struct lstate *st,
+		       const struct lhead *h, unsigned addr_size)
+{
+	uint64_t len = rd_leb(r, 0);
+	switch (rd_fixed(r, 1)) {
+	case DW_LNE_end_sequence:
+		emit(t, st, 1);
+		state_start(st, h);
+		return 0;
+	case DW_LNE_set_address:            /* the unit's address size, as BFD reads it */
+		if (addr_size != 2 && addr_size != 4 && addr_size != 8)
+			return -1;
+		st->addr = rd_fixed(r, addr_size);
+		st->op_index = 0;
+		return 0;
+	case DW_LNE_define_file:
+		rd_string(r);
+		rd_leb(r, 0), rd_leb(r, 0), rd_leb(r, 0);
+		return 0;
+	case DW_LNE_set_discriminator:
+		rd_leb(r, 0);
+		return 0;
+	case DW_LNE_HP_SOURCE_FILE_CORRELATION:
+		r->p += len - 1 <= (uint64_t)(r->end - r->p) ? len - 1 : (uint64_t)(r->end - r->p);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static int standard_op(struct linetab *t, struct rd *r, struct lstate *st,
+		       const struct lhead *h, unsigned op)
+{
+	switch (op) {
+	case DW_LNS_copy:
+		emit(t, st, 0);
+		break;
+	case DW_LNS_advance_pc:
+		if (h->max_ops == 1) {
+			advance(st, h, rd_leb(r, 0));
+		} else {                    /* BFD sets, not adds, the address here */
+			uint64_t adv = rd_leb(r, 0);
+			st->addr = (st->op_index + adv) / h->max_ops * h->min_inst;
+			st->op_index = (unsigned)((st->op_index + adv) % h->max_ops);
+		}
+		break;
+	case DW_LNS_advance_line:
+		st->line += (unsigned)rd_leb(r, 1);
+		break;
+	case DW_LNS_set_file:
+		st->file = (unsigned)rd_leb(r, 0);
+		break;
+	case DW_LNS_const_add_pc:
+		if (h->line_range == 0)
+			return -1;
+		advance(st, h, (255 - h->opcode_base) / h->line_range);
+		break;
+	case DW_LNS_fixed_advance_pc:
+		st->addr += rd_fixed(r, 2);
+		st->op_index = 0;
+		break;
+	case DW_LNS_negate_stmt:
+	case DW_LNS_set_basic_block:
+		break;
+	default:              /* set_column and any other: ULEB operands, ignored */
+		for (unsigned i = 0; i < h->std_len[op]; i++)
+			rd_leb(r, 0);
+		break;
+	}
+	return 0;
+}
+
+/* The line program, after the header; -1 where BFD gives up on the table. */
+static int decode(struct linetab *t, struct rd *r, const struct lhead *h,
+		  unsigned addr_size)
+{
+	struct lstate st;                   /* (end_sequence starts it again) */
+	state_start(&st, h);
+	while (r->p < r->end) {
+		unsigned op = *r->p++;
+		if (op >= h->opcode_base) {
+			if (h->line_range == 0)
+				return -1;
+			unsigned adj = op - h->opcode_base;
+			advance(&st, h, adj / h->line_range);
+			st.line += (unsigned)h->line_base + adj % h->line_range;
+			emit(t, &st, 0);
+		} else if (op == 0) {
+			if (extended_op(t, r, &st, h, addr_size) != 0)
+				return -1;
+		} else if (standard_op(t, r, &st, h, op) != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- BFD's sort_line_sequences and lookup ----------------------------------------- */
+static int cmp_seq(const void *l, const void *r)
+{
+	const struct lseq *a = l, *b = r;
+	if (a->low != b->low)
+		return a->low < b->low ? -1 : 1;
+	if (a->high != b->high)                    /* the longer first */
+		return a->high > b->high ? -1 : 1;
+	if (a->high_op != b->high_op)
+		return a->high_op > b->high_op ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Sort, drop nested sequences, trim overlapping ones, and lay each one's rows out in
+ * order (BFD's line_info_lookup). */
+static void sort_sequences(struct linetab *t)
+{
+	if (t->nseqs == 0)
+		return;
+	for (size_t i = 0; i < t->nseqs; i++) {
+		t->seqs[i].high = t->rows[t->seqs[i].last].addr;
+		t->seqs[i].high_op = t->rows[t->seqs[i].last].op_index;
+	}
+	qsort(t->seqs, t->nseqs, sizeof *t->seqs, cmp_seq);
+	size_t kept = 1;
+	uint64_t high = t->seqs[0].high;
+	for (size_t i = 1; i < t->nseqs; i++) {
+		struct lseq *s = &t->seqs[i];
+		if (s->low < high) {
+			if (s->high <= high)
+				continue;           /* nested */
+			s->low = high;          /* overlapping */
+		}
+		high = s->high;
+		t->seqs[kept++] = *s;
+	}
+	t->nseqs = kept;
+	t->order = xmalloc((t->nrows + 1) * sizeof *t->order);
+	size_t at = 0;
+	for (size_t i = 0; i < t->nseqs; i++) {
+		struct lseq *s = &t->seqs[i];
+		size_t n = 0;
+		for (size_t r = s->last; r != NONE; r = t->rows[r].prev)
+			n++;
+		s->first = at;
+		s->n = n;
+		for (size_t r = s->last; r != NONE; r = t->rows[r].prev)
+			t->order[at + --n] = r;
+		at += s->n;
+	}
+}
+
+/* ADDR's row: 1 with its LINE and FILE entry, or 0. */
+int linetab_lookup(const struct linetab *t, uint64_t addr, unsigned *line, unsigned *file)
+{
+	if (!t)
+		return 0;
+	const struct lseq *s = NULL;
+	size_t lo = 0, hi = t->nseqs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		s = &t->seqs[mid];
+		if (addr < s->low)
+			hi = mid;
+		else if (addr >= s->high)
+			lo = mid + 1;
+		else
+			break;
+	}
+	if (!s || addr < s->low || addr >= s->high)
+		return 0;
+	const size_t *o = t->order + s->first;
+	const struct lrow *row = NULL;
+	size_t mid = 0;
+	lo = 0, hi = s->n;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		row = &t->rows[o[mid]];
+		if (addr < row->addr)
+			hi = mid;
+		else if (mid + 1 < s->n && addr >= t->rows[o[mid + 1]].addr)
+			lo = mid + 1;
+		else
+			break;
+	}
+	if (!row || addr < row->addr || mid + 1 >= s->n || addr >= t->rows[o[mid + 1]].addr ||
+	    row->end || o[mid] == s->last)
+		return 0;
+	*line = row->line;
+	*file = row->file;
+	return 1;
+}
+
+/* The line table at offset OFF of .debug_line (SEC, SIZE bytes), of a unit whose
+ * addresses are ADDR_SIZE bytes; NULL where BFD would have none (it says why on its
+ * standard error; gprof's standard output does not change). */
+struct linetab *linetab_read(const unsigned char *sec, size_t size, uint64_t off, int big,
+			     unsigned addr_size)
+{
+	if (!sec || size < 16 || off >= size)
+		return NULL;
+	struct rd r = {sec + off, sec + size, big};
+	struct lhead h;
+	struct linetab *t = xcalloc(1, sizeof *t);
+	if (read_header(&r, &h) != 0 || decode(t, &r, &h, addr_size) != 0) {
+		linetab_free(t);
+		return NULL;
+	}
+	sort_sequences(t);
+	return t;
+}
+
+/* Its sequences' spans, in the order decoded (the ranges BFD has the unit claim). */
+size_t linetab_spans(const struct linetab *t, const uint64_t (**spans)[2])
+{
+	*spans = t ? (const uint64_t (*)[2])t->spans : NULL;
+	return t ? t->nspans : 0;
+}
+
+void linetab_free(struct linetab *t)
+{
+	if (!t)
+		return;
+	free(t->rows);
+	free(t->seqs);
+	free(t->order);
+	free(t->spans);
+	free(t);
+}
