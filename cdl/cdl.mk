@@ -6,7 +6,7 @@
 #   CONFIG=FILE        user values from FILE: "NAME = VALUE" lines and # comments, or an eCos
 #                      save file (ecos.ecc) with user_value properties
 #   CYG...=VALUE       user values on make's command line (they win over CONFIG); e.g.
-#                      CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=10, CYGPKG_PROFILE_CALLGRAPH=0,
+#                      CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=10, CYGPKG_PROFILE_CALLGRAPH=0,
 #                      CYGPKG_NET_LWIP=1 (adds the lwIP package to the configuration)
 #   make config        lists every option: value, default, legal values, description
 #

@@ -13,15 +13,19 @@
 # (target/src/gmon.c), so both produce the same bytes.
 #
 # A reset never rewrites the target's arrays from gdb: it sets profile_state.reset_pending
-# (and closes the fast-path gate, armed_span = 0) while the target is halted; the target
-# performs the reset, with interrupts masked, before it adds anything to the data.
+# (and closes the fast paths' gates: armed_span = 0, armed_homes = 0, armed_arcs =
+# profile_arcs_none) while the target is halted; the target performs the reset, with
+# interrupts masked, before it adds anything to the data.
 #
 # Wherever the target is halted, what gdb reads is whole: a target halted in the middle of
-# a change to the profiling data (an increment in __profile_hit or __profile_mcount, or a
-# section that sets profile_state.busy: a reset, a snapshot's take, merge-back or release)
-# is first run to the end of that change (single steps out of the two hot functions, a
-# watchpoint on busy for the rest), then read. The target then stands a few instructions
-# further on, and the command says so.
+# a change to the profiling data (an increment in __profile_hit, __profile_mcount or the
+# mcount stub's own lookup, or a section that sets profile_state.busy: a reset, a
+# snapshot's take, merge-back or release) is first run to the end of that change (single
+# steps out of the hot functions, a watchpoint on busy for the rest), then read. The target
+# then stands a few instructions further on, and the command says so.
+#
+# Samples whose PC was in the package's own code are profiler overhead: counted in the
+# header, never in a bin (target/src/hist.c); the summary says how many.
 
 python
 import os
@@ -48,9 +52,12 @@ def _state():
     return s
 
 
-# The two hot paths change the data without setting busy (it would cost every sample and
-# call two stores): a target halted inside them is stepped out.
+# The hot paths change the data without setting busy (it would cost every sample and call
+# two stores): a target halted inside them is stepped out. The mcount stubs (assembly, no
+# debug info for a function) are known by their ELF symbol: the architecture's hook may
+# look arcs up itself (<cyg/profile/arc_table.h>).
 _HOT_FUNCTIONS = ("__profile_hit", "__profile_mcount")
+_HOT_STUBS = ("__gnu_mcount_nc", "_mcount")
 _MAX_STEPS = 10000
 
 
@@ -62,6 +69,24 @@ def _function_range(name):
     while block is not None and block.function is None:
         block = block.superblock
     return (block.start, block.end) if block is not None else None
+
+
+def _stub_range(name):
+    """[start, end) of an mcount stub from its ELF symbol (value and size), or None."""
+    try:
+        start = int(gdb.parse_and_eval("(unsigned long)&%s" % name))
+    except gdb.error:
+        return None
+    # The symbol's size: the address just past it is no longer "name + offset".
+    out = gdb.execute("info symbol 0x%x" % start, to_string=True)
+    if not out.startswith(name + " "):
+        return None
+    end = start
+    while True:
+        out = gdb.execute("info symbol 0x%x" % (end + 2), to_string=True)
+        if not out.startswith(name + " + ") and not out.startswith(name + " in "):
+            return (start & ~1, end + 2)
+        end += 2
 
 
 def _in_hot_path(ranges):
@@ -88,6 +113,7 @@ def _run_to_busy_clear():
 def _quiesce(s):
     """Runs the target out of any change to the profiling data it is halted in."""
     ranges = [r for r in map(_function_range, _HOT_FUNCTIONS) if r]
+    ranges += [r for r in map(_stub_range, _HOT_STUBS) if r]
     moved = False
     for _ in range(_MAX_STEPS):
         if int(s["busy"]):
@@ -130,10 +156,10 @@ class GprofData:
         self.bucket = 1 << int(s["bucket_shift"])
         self.prof_rate = int(s["prof_rate"])
         self.reset_pending = int(s["reset_pending"])
-        names = ("samples", "samples_out_of_range", "buckets_saturated", "arcs_used",
-                 "arcs_capacity", "arcs_dropped", "arcs_out_of_range")
+        names = ("samples", "samples_out_of_range", "samples_overhead", "buckets_saturated",
+                 "arcs_used", "arcs_capacity", "arcs_dropped", "arcs_out_of_range")
         self.counters = {n: int(s[n]) for n in names}
-        # A TFTP transfer in flight has frozen the data recorded before it began
+        # A transfer in flight (TFTP, or profile_write) has frozen the data recorded before it began
         # (target/src/snapshot.c); this file holds what was recorded since.
         try:
             f = gdb.parse_and_eval("profile_frozen")
@@ -150,39 +176,35 @@ class GprofData:
         inf = gdb.selected_inferior()
         self.bins = bytes(inf.read_memory(int(s["bins"]), 2 * self.nbins))
         used = self.counters["arcs_used"]
-        if used and int(s["heads"]):
-            shift = int(s["slot_shift"])
+        if used and int(s["arcs"]):
+            # The arc table (target/src/arcs.c): nslots records of three u32, a free one
+            # with from == 0; in slot order, as the target's serializer writes them. The
+            # addresses are kept mod 2^32, in the 4 GiB window of low_pc, and may carry the
+            # Thumb bit (pc_mask, HAL_PROFILE_PC, takes it off).
             nslots = int(s["nslots"])
-            heads = struct.unpack("%s%dH" % (self.e, nslots),
-                                  inf.read_memory(int(s["heads"]), 2 * nslots))
             size, off = _field_offsets("struct profile_arc")
-            raw = bytes(inf.read_memory(int(s["arcs"]), size * (used + 1)))
-            a = "Q" if self.addr_size == 8 else "I"
-
-            def arc(i):
-                base = i * size
-                self_pc = struct.unpack_from(self.e + a, raw, base + off["self_pc"])[0]
-                count = struct.unpack_from(self.e + "I", raw, base + off["count"])[0]
-                from_low = struct.unpack_from(self.e + "H", raw, base + off["from_low"])[0]
-                nxt = struct.unpack_from(self.e + "H", raw, base + off["next"])[0]
-                return self_pc, count, from_low, nxt
-
-            for slot, i in enumerate(heads):
-                hops = 0
-                while i:
-                    if i > used or hops > used:
-                        raise GprofError("gprof: arc chain of slot %d is corrupt (index %d)"
-                                         % (slot, i))
-                    self_pc, count, from_low, i = arc(i)
-                    hops += 1
-                    self.arcs.append((self.low_pc + (slot << shift) + from_low, self_pc, count))
+            raw = bytes(inf.read_memory(int(s["arcs"]), size * nslots))
+            window = self.low_pc >> 32 << 32
+            mask = int(s["pc_mask"])
+            found = 0
+            for slot in range(nslots):
+                base = slot * size
+                from_pc, self_pc, count = (struct.unpack_from(self.e + "I", raw, base + off[f])[0]
+                                           for f in ("from", "self", "count"))
+                if from_pc:
+                    found += 1
+                    self.arcs.append(((window | from_pc) & mask, (window | self_pc) & mask,
+                                      count))
+            if found != used:
+                raise GprofError("gprof: the arc table holds %d records, arcs_used says %d"
+                                 % (found, used))
 
     def gmon(self):
         """The gmon.out image, field by field (GNU gmon.out version 1)."""
         e, a = self.e, ("Q" if self.addr_size == 8 else "I")
         c = self.counters
         out = bytearray(b"gmon")
-        out += struct.pack(e + "IIII", 1, c["samples"], c["samples_out_of_range"],
+        out += struct.pack(e + "IIII", 1, c["samples"], c["samples_overhead"],
                            c["arcs_dropped"] + c["arcs_out_of_range"])
         out += struct.pack(e + "B" + a + a + "II", 0, self.low_pc, self.high_pc,
                            self.nbins, self.prof_rate)
@@ -202,12 +224,14 @@ def gprof_report(d, path=None):
                          len(d.arcs), d.prof_rate))
     print("gprof: samples %d, outside the range %d, buckets saturated at 0xFFFF %d"
           % (c["samples"], c["samples_out_of_range"], sat))
+    print("gprof: %s" % overhead_line(c["samples_overhead"], c["samples"]))
     print("gprof: arcs %d of %d, calls dropped (arc table full) %d, calls from outside "
           "the range %d" % (c["arcs_used"], c["arcs_capacity"], c["arcs_dropped"],
                             c["arcs_out_of_range"]))
     if d.frozen_samples is not None:
-        print("gprof: note: a TFTP transfer is in progress; the %d samples (and their arcs) "
-              "recorded before it began are in that transfer, not here" % d.frozen_samples)
+        print("gprof: note: a transfer (TFTP or profile_write) is in progress; the %d "
+              "samples (and their arcs) recorded before it began are in that transfer, not "
+              "here" % d.frozen_samples)
     if c["arcs_dropped"]:
         print("gprof: warning: the arc table overflowed; raise "
               "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE")
@@ -217,6 +241,12 @@ def gprof_report(d, path=None):
     if c["samples_out_of_range"]:
         print("gprof: note: %d samples fell outside the profiled range"
               % c["samples_out_of_range"])
+
+
+def overhead_line(overhead, samples):
+    """The profiler-overhead summary, as every extraction path words it."""
+    return ("profiler overhead: %.1f%% of samples (%d of %d), not charged to any function"
+            % (100.0 * overhead / samples if samples else 0.0, overhead, samples))
 
 
 def gprof_fetch(path="gmon.out"):
@@ -234,6 +264,8 @@ def gprof_reset():
         raise GprofError("gprof: target-side profiling is off")
     gdb.execute("set var profile_state.reset_pending = 1")
     gdb.execute("set var profile_state.armed_span = 0")
+    gdb.execute("set var profile_state.armed_homes = 0")
+    gdb.execute("set var profile_state.armed_arcs = (struct profile_arc *)profile_arcs_none")
     print("gprof: counts reset (the target applies it before it records anything more)")
 end
 
@@ -265,5 +297,6 @@ define gprof_stats
   python gprof_report(GprofData())
 end
 document gprof_stats
-Print the profiling loss counters (samples, out of range, saturated buckets, arcs).
+Print the profiling loss counters (samples, out of range, saturated buckets, arcs) and
+the profiler's overhead (samples in its own code, in no bin).
 end

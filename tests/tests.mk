@@ -20,13 +20,14 @@ $(UNIT_DIR)/test_core $(UNIT_DIR)/test_core_nosnap: $(UNIT_DEPS)
 TESTS     += $(UNIT_DIR)/test_core $(UNIT_DIR)/test_core_nosnap
 TEST_DEPS += $(UNIT_DIR)/test_core $(UNIT_DIR)/test_core_nosnap
 
-# profile_on's size arithmetic in the configurations at the edges: hash shift 8 (default,
-# with snapshots), 4 and 16, and without a call graph (no snapshots).
+# profile_on's size arithmetic in the configurations at the edges: the default arc
+# percentage (with snapshots), 1 and 100 (the arc table's cap), and without a call graph
+# (no snapshots).
 UNIT_LAYOUT_CFG_default := PROFILE_SNAPSHOT=1
-UNIT_LAYOUT_CFG_shift4  := PROFILE_SNAPSHOT=1 CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=4
-UNIT_LAYOUT_CFG_shift16 := PROFILE_SNAPSHOT=0 CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=16
+UNIT_LAYOUT_CFG_pct1    := PROFILE_SNAPSHOT=1 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=1
+UNIT_LAYOUT_CFG_pct100  := PROFILE_SNAPSHOT=0 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=100
 UNIT_LAYOUT_CFG_nocg    := PROFILE_SNAPSHOT=0 CYGPKG_PROFILE_CALLGRAPH=0
-UNIT_LAYOUT := $(patsubst %,$(UNIT_DIR)/layout-%/test_layout,default shift4 shift16 nocg)
+UNIT_LAYOUT := $(patsubst %,$(UNIT_DIR)/layout-%/test_layout,default pct1 pct100 nocg)
 # (the first word is the snapshot setting, the rest CDL user values)
 $(UNIT_DIR)/layout-%/include/pkgconf/profile_gprof.h: $(CDL_UNIT_DEPS) | $(SETUP_STAMP)
 	$(CDL_CONFIGURE) -q --prefix $(UNIT_DIR)/layout-$* $(CDL_UNIT_FILES) \
@@ -46,7 +47,9 @@ TEST_DEPS += $(TB)/fw/calls.elf
 # ---- benchmarks ----
 # make bench: every benchmark on this board, then the target bench (instructions per mcount
 # and per sample, bytes allocated) on every other board: each architecture's figures.
-$(eval $(call firmware,bench,tests/bench/bench.c,))
+# (the workload twice: with -pg and without, tests/bench/work.h)
+$(eval $(call firmware,bench,tests/bench/bench.c tests/bench/work_pg.c tests/bench/work_pg_O0.c,\
+                             tests/bench/work_plain.c tests/bench/work_plain_O0.c))
 BENCHES    += tests/bench/bench-target
 BENCH_DEPS += $(TB)/fw/bench.elf
 .PHONY: bench-board
@@ -164,3 +167,16 @@ TESTS     += $(SEMIHOSTING_SUITE)
 TEST_DEPS += $(SEMIHOSTING_FW)
 endif
 TESTS += $(foreach b,$(OTHER_BOARDS),$(if $(call board_has_semihosted_files,$(b)),$(SEMIHOSTING_SUITE)@$(b)))
+
+# =========================================================================================
+# ---- the profiler out of the user's numbers (issue 13) ----------------------------------
+# =========================================================================================
+# Samples in the package's own code are overhead, in no bin; their share agrees with an
+# instruction trace (tests/qemu/test_overhead.py, on the bench firmware): on the reference
+# board and on one board of every other architecture (each has its own stub and sample path).
+OVERHEAD_BOARDS := $(REFERENCE_BOARD) microbit vexpress-a9 riscv32-virt
+TESTS += $(if $(filter $(BOARD),$(OVERHEAD_BOARDS)),tests/qemu/test_overhead.py)
+TESTS += $(foreach b,$(filter-out $(BOARD),$(OVERHEAD_BOARDS)),tests/qemu/test_overhead.py@$(b))
+ifneq ($(filter $(BOARD),$(OVERHEAD_BOARDS)),)
+test-board-deps: $(TB)/fw/bench.elf
+endif

@@ -33,8 +33,9 @@ val() { $CONF $BOARD_CDL "$@" 2>/dev/null; }
 # ---- defaults --------------------------------------------------------------------------
 run $BOARD_CDL --values
 check "defaults: configure succeeds for mps2-an385" [ $rc -eq 0 ]
-check "defaults: call graph on, hash shift 8, arc percentage 5" \
-  eval 'has CYGPKG_PROFILE_CALLGRAPH=1 && has CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=8 && has CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=5'
+check "defaults: call graph on, arc percentage 5, autostart bucket 16" \
+  eval 'has CYGPKG_PROFILE_CALLGRAPH=1 && has CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=5 && has CYGNUM_PROFILE_AUTOSTART_BUCKET=16'
+check "defaults: no hash shift option any more (the arc table has no hash heads)" hasnt HASH_SHIFT
 check "defaults: the board implements the timer, the HAL implements mcount" \
   eval 'has CYGINT_PROFILE_HAL_TIMER=1 && has CYGINT_PROFILE_HAL_MCOUNT=1'
 check "defaults: no TCP/IP stack, so no tftp" eval 'hasnt CYGPKG_PROFILE_TFTP && hasnt CYGNUM_PROFILE_TFTP_PORT'
@@ -48,7 +49,7 @@ check "headers: system.h, profile_gprof.h and the HAL/board headers are written"
 check "headers: system.h defines the packages, eCos style" \
   eval 'grep -qx "#define CYGPKG_PROFILE_GPROF current" $h/system.h && grep -qx "#define CYGPKG_HAL_ARMV7M current" $h/system.h && grep -qx "#define CYGBLD_HAL_PLATFORM_H <pkgconf/hal_arm_mps2_an385.h>" $h/system.h'
 check "headers: profile_gprof.h has the options and their NAME_VALUE forms" \
-  eval 'grep -qx "#define CYGPKG_PROFILE_CALLGRAPH 1" $h/profile_gprof.h && grep -qx "#define CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT 8" $h/profile_gprof.h && grep -qx "#define CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT_8" $h/profile_gprof.h && grep -qx "#define CYGINT_PROFILE_HAL_TIMER 1" $h/profile_gprof.h'
+  eval 'grep -qx "#define CYGPKG_PROFILE_CALLGRAPH 1" $h/profile_gprof.h && grep -qx "#define CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE 5" $h/profile_gprof.h && grep -qx "#define CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE_5" $h/profile_gprof.h && grep -qx "#define CYGINT_PROFILE_HAL_TIMER 1" $h/profile_gprof.h'
 check "headers: no_define options and inactive options are not defined" \
   eval '! grep -q "CFLAGS_REMOVE\|TFTP" $h/profile_gprof.h'
 cat > "$tmp/opts.c" <<'EOF'
@@ -57,7 +58,7 @@ cat > "$tmp/opts.c" <<'EOF'
 #error no package
 #endif
 #include <cyg/profile/opts.h>
-int shift = CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT, callgraph = PROFILE_CALLGRAPH, tftp = PROFILE_TFTP;
+int pct = CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE, callgraph = PROFILE_CALLGRAPH, tftp = PROFILE_TFTP;
 EOF
 check "headers: the package's opts.h compiles against them" \
   eval 'cc -fsyntax-only -I$out/include -Itarget/include $tmp/opts.c > $tmp/out 2>&1'
@@ -67,25 +68,25 @@ touch -d '2001-01-01' $h/*.h
 run --prefix "$out" $BOARD_CDL
 check "headers: an unchanged configuration rewrites nothing" \
   eval '[ -z "$(find $h -name "*.h" -newermt 2001-01-02)" ]'
-run --prefix "$out" $BOARD_CDL CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=12
+run --prefix "$out" $BOARD_CDL CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=12
 check "headers: a changed value rewrites profile_gprof.h only" \
-  eval '[ "$(find $h -name "*.h" -newermt 2001-01-02 | xargs -n1 basename | sort | tr "\n" " ")" = "profile_gprof.h system.h " ] && grep -qx "#define CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT 12" $h/profile_gprof.h'
+  eval '[ "$(find $h -name "*.h" -newermt 2001-01-02 | xargs -n1 basename | sort | tr "\n" " ")" = "profile_gprof.h system.h " ] && grep -qx "#define CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE 12" $h/profile_gprof.h'
 # (system.h records the user values in its comment, so it changes too)
 
 # ---- user values -----------------------------------------------------------------------
-check "command line: CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=10" [ "$(val --get CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=10)" = 10 ]
-check "command line: hex values are numbers: HASH_SHIFT=0x10" [ "$(val --get CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=0x10)" = 0x10 ]
+check "command line: CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=10" [ "$(val --get CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=10)" = 10 ]
+check "command line: hex values are numbers: ARC_PERCENTAGE=0x10" [ "$(val --get CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=0x10)" = 0x10 ]
 check "command line: CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=100" [ "$(val --get CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=100)" = 100 ]
 check "command line: CYGPKG_PROFILE_CALLGRAPH=0 disables the call graph and its options" \
   eval '[ "$(val --values CYGPKG_PROFILE_CALLGRAPH=0 | grep -c CALLGRAPH)" = 0 ]'
 cat > "$tmp/my.cfg" <<'EOF'
 # my profiling configuration
-CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT = 6
+CYGNUM_PROFILE_AUTOSTART_BUCKET = 32
   CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=20
 EOF
 check "config file: NAME = VALUE lines and comments" \
-  eval '[ "$(val -c $tmp/my.cfg --get CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT)" = 6 ] && [ "$(val -c $tmp/my.cfg --get CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE)" = 20 ]'
-check "config file: the command line wins" [ "$(val -c $tmp/my.cfg --get CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=9)" = 9 ]
+  eval '[ "$(val -c $tmp/my.cfg --get CYGNUM_PROFILE_AUTOSTART_BUCKET)" = 32 ] && [ "$(val -c $tmp/my.cfg --get CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE)" = 20 ]'
+check "config file: the command line wins" [ "$(val -c $tmp/my.cfg --get CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=9)" = 9 ]
 cat > "$tmp/ecos.ecc" <<'EOF'
 # eCos save file
 cdl_savefile_version 1;
@@ -115,12 +116,20 @@ cdl_option CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE {
 cdl_option CYGNUM_PROFILE_TFTP_PORT {
     user_value 6969
 };
+cdl_option CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT {
+    # Flavor: data
+    user_value 10
+    # value_source user
+    # Default value: 8
+};
 EOF
 check "config file: an eCos save file (ecos.ecc): user values and added packages" \
   eval '[ "$(val -c $tmp/ecos.ecc --get CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE)" = 7 ] && [ "$(val -c $tmp/ecos.ecc --get CYGNUM_PROFILE_TFTP_PORT)" = 6969 ]'
 run $BOARD_CDL -c "$tmp/ecos.ecc" --values
 check "config file: an eCos save file's packages and options this project lacks are warnings" \
   eval '[ $rc -eq 0 ] && has "warning: CYGPKG_KERNEL ($tmp/ecos.ecc: package): not in this configuration; ignored" && has "warning: CYGVAR_KERNEL_COUNTERS_CLOCK ($tmp/ecos.ecc): not in this configuration; ignored"'
+check "config file: an eCos save file that sets the removed CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT: a warning naming it, as for any option this project lacks" \
+  has "warning: CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT ($tmp/ecos.ecc): not in this configuration; ignored"
 
 # ---- bad values: rejected, naming the option ---------------------------------------------
 bad() {  # bad DESC EXPECTED-TEXT ARGS...
@@ -128,11 +137,12 @@ bad() {  # bad DESC EXPECTED-TEXT ARGS...
   run $BOARD_CDL --prefix "$tmp/bad" "$@"
   check "bad value rejected: $d" eval '[ $rc -eq 1 ] && has "$want" && [ ! -e $tmp/bad ]'
 }
-bad "HASH_SHIFT=17 (out of range)" "CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT (command line): bad value: 17 is out of range (legal values: 4 to 16)" CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=17
-bad "HASH_SHIFT=3 (out of range)" "CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT (command line): bad value: 3 is out of range" CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=3
-bad "HASH_SHIFT=abc (not a number)" 'CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT (command line): bad value: "abc" is not a number' CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=abc
-bad "HASH_SHIFT=8.5 (not an integer)" 'CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT (command line): bad value: "8.5" is not an integer' CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=8.5
-bad "HASH_SHIFT= (empty)" 'CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT (command line): bad value: "" is not a number' CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=
+bad "AUTOSTART_BUCKET=65537 (out of range)" "CYGNUM_PROFILE_AUTOSTART_BUCKET (command line): bad value: 65537 is out of range (legal values: 1 to 65536)" CYGNUM_PROFILE_AUTOSTART_BUCKET=65537
+bad "AUTOSTART_BUCKET=0 (out of range)" "CYGNUM_PROFILE_AUTOSTART_BUCKET (command line): bad value: 0 is out of range" CYGNUM_PROFILE_AUTOSTART_BUCKET=0
+bad "ARC_PERCENTAGE=0x65 (hex, out of range)" "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE (command line): bad value: 0x65 is out of range (legal values: 1 to 100)" CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=0x65
+bad "ARC_PERCENTAGE=abc (not a number)" 'CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE (command line): bad value: "abc" is not a number' CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=abc
+bad "ARC_PERCENTAGE=8.5 (not an integer)" 'CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE (command line): bad value: "8.5" is not an integer' CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=8.5
+bad "ARC_PERCENTAGE= (empty)" 'CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE (command line): bad value: "" is not a number' CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=
 bad "ARC_PERCENTAGE=0" "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE (command line): bad value: 0 is out of range (legal values: 1 to 100)" CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=0
 bad "ARC_PERCENTAGE=101" "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE (command line): bad value: 101 is out of range" CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=101
 bad "ARC_PERCENTAGE=5%" 'CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE (command line): bad value: "5%" is not a number' CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=5%
@@ -140,16 +150,23 @@ bad "TFTP_PORT=65536" "CYGNUM_PROFILE_TFTP_PORT (command line): bad value: 65536
 bad "TFTP_PORT=0" "CYGNUM_PROFILE_TFTP_PORT (command line): bad value: 0 is out of range" CYGPKG_NET_LWIP=1 CYGNUM_PROFILE_TFTP_PORT=0
 bad "TFTP_PORT=tftp" 'CYGNUM_PROFILE_TFTP_PORT (command line): bad value: "tftp" is not a number' CYGPKG_NET_LWIP=1 CYGNUM_PROFILE_TFTP_PORT=tftp
 bad "CALLGRAPH=yes (bool takes 1 or 0)" 'CYGPKG_PROFILE_CALLGRAPH (command line): bad value "yes": a bool component takes 1 (enabled) or 0 (disabled)' CYGPKG_PROFILE_CALLGRAPH=yes
-bad "an unknown option" "CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFTT (command line): no such option in this configuration" CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFTT=8
+bad "an unknown option" "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAG (command line): no such option in this configuration" CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAG=8
+# CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT is gone (the arc table has no hash heads): a
+# configuration that still sets it is refused, naming it, as any unknown option is.
+bad "the removed CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT (command line)" "CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT (command line): no such option in this configuration" CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=8
+printf '# an old configuration\nCYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT = 10\n' > "$tmp/old.cfg"
+bad "the removed CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT (config file, naming file and line)" "CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT ($tmp/old.cfg:2): no such option in this configuration" -c "$tmp/old.cfg"
 bad "an interface cannot be set" "CYGINT_PROFILE_HAL_MCOUNT (command line): an interface cannot be set" CYGINT_PROFILE_HAL_MCOUNT=1
 bad "the profiling package cannot be removed" "CYGPKG_PROFILE_GPROF (command line): this package is part of every configuration" CYGPKG_PROFILE_GPROF=0
 bad "CFLAGS_REMOVE must keep -pg" "unresolved conflict: CYGPKG_PROFILE_GPROF_CFLAGS_REMOVE requires is_substr(CYGPKG_PROFILE_GPROF_CFLAGS_REMOVE, \" -pg \")" "CYGPKG_PROFILE_GPROF_CFLAGS_REMOVE=-p -pgx"
-printf 'CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT = 40\n' > "$tmp/bad.cfg"
-bad "in a config file, naming file and line" "CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT ($tmp/bad.cfg:1): bad value: 40 is out of range" -c "$tmp/bad.cfg"
+printf 'CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE = 400\n' > "$tmp/bad.cfg"
+bad "in a config file, naming file and line" "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE ($tmp/bad.cfg:1): bad value: 400 is out of range" -c "$tmp/bad.cfg"
 printf 'CYGNUM_PROFILE_TFTP_PORT = 6969\nCYGPKG_PROFILE_TFTP = 1\n' > "$tmp/net.cfg"
 bad "tftp asked for in a config file without a TCP/IP stack" "unresolved conflict: CYGPKG_PROFILE_TFTP = 1 ($tmp/net.cfg:2) cannot take effect" -c "$tmp/net.cfg"
-run $BOARD_CDL CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=16 CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=4
-check "the legal range's ends are legal (4 and 16)" eval '[ $rc -eq 0 ] && [ "$(val --get CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=16)" = 16 ]'
+run $BOARD_CDL CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=100 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=1
+check "the legal range's ends are legal (1 and 100)" eval '[ $rc -eq 0 ] && [ "$(val --get CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=1)" = 1 ] && [ "$(val --get CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=100)" = 100 ]'
+run $BOARD_CDL CYGNUM_PROFILE_AUTOSTART_BUCKET=65536 CYGNUM_PROFILE_AUTOSTART_BUCKET=1
+check "the legal range's ends are legal (1 and 65536)" eval '[ $rc -eq 0 ] && [ "$(val --get CYGNUM_PROFILE_AUTOSTART_BUCKET CYGNUM_PROFILE_AUTOSTART_BUCKET=65536)" = 65536 ]'
 
 # ---- interfaces and conflicts --------------------------------------------------------------
 run --prefix "$tmp/nt" $PKG cdl/tests/board_no_timer.cdl
@@ -174,9 +191,9 @@ check "no mcount in the HAL, CYGPKG_PROFILE_CALLGRAPH=1 asked for: conflict nami
   eval '[ $rc -eq 1 ] && has "unresolved conflict: CYGPKG_PROFILE_CALLGRAPH = 1 (command line) cannot take effect: CYGPKG_PROFILE_CALLGRAPH is inactive, because its active_if CYGINT_PROFILE_HAL_MCOUNT (CYGINT_PROFILE_HAL_MCOUNT = 0: nothing in this configuration implements it) is not satisfied"'
 run $BOARD_CDL CYGFUN_HAL_ARMV7M_PROFILE_MCOUNT=0 --values
 check "mps2-an385 with mcount disabled: flat profile only" eval '[ $rc -eq 0 ] && hasnt CALLGRAPH'
-run $BOARD_CDL CYGPKG_PROFILE_CALLGRAPH=0 CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=10
+run $BOARD_CDL CYGPKG_PROFILE_CALLGRAPH=0 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=10
 check "a value for an option of a disabled component: a warning, not an error" \
-  eval '[ $rc -eq 0 ] && has "warning: CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT = 10 (command line) has no effect: it is part of CYGPKG_PROFILE_CALLGRAPH, which is disabled"'
+  eval '[ $rc -eq 0 ] && has "warning: CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE = 10 (command line) has no effect: it is part of CYGPKG_PROFILE_CALLGRAPH, which is disabled"'
 
 # ---- tftp follows the TCP/IP stack ----------------------------------------------------------
 check "tftp: on by default when the configuration has lwIP (CYGPKG_NET_LWIP=1), port 69" \
@@ -218,34 +235,40 @@ check "a broken CDL script: exit 2, naming the file and the package" eval '[ $rc
 
 # ---- make: make config, build directories, reconfiguring ----------------------------------
 mk() { make --no-print-directory -s "$@" > "$tmp/out" 2>&1; rc=$?; }
-MKB=(BUILD="$tmp/build" LWIP_DIR="$root/build/lwip")
+# (lwIP's sources from the calling build's tree, BUILD as make test has it: never build/
+# when another build directory was asked for)
+lwip=${BUILD:-build}/lwip; case $lwip in /*) ;; *) lwip=$root/$lwip ;; esac
+MKB=(BUILD="$tmp/build" LWIP_DIR="$lwip")
 mk "${MKB[@]}" config
 check "make config: lists every option with value, default and legal values" \
-  eval '[ $rc -eq 0 ] && has "CYGPKG_PROFILE_CALLGRAPH = 1   [default 1]" && has "CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT = 8   [default 8; legal: 4 to 16]" && has "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE = 5   [default 5; legal: 1 to 100]" && has "CYGPKG_PROFILE_TFTP = 1   [default 1]   INACTIVE" && has "CYGNUM_PROFILE_TFTP_PORT = 69   [default 69; legal: 1 to 65535]   INACTIVE" && has "CYGINT_PROFILE_HAL_TIMER = 1 (interface; implemented by: CYGFUN_HAL_MPS2_AN385_PROFILE_TIMER)"'
+  eval '[ $rc -eq 0 ] && has "CYGPKG_PROFILE_CALLGRAPH = 1   [default 1]" && hasnt HASH_SHIFT && has "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE = 5   [default 5; legal: 1 to 100]" && has "CYGPKG_PROFILE_TFTP = 1   [default 1]   INACTIVE" && has "CYGNUM_PROFILE_TFTP_PORT = 69   [default 69; legal: 1 to 65535]   INACTIVE" && has "CYGINT_PROFILE_HAL_TIMER = 1 (interface; implemented by: CYGFUN_HAL_MPS2_AN385_PROFILE_TIMER)"'
 check "make config: with display texts and descriptions" \
-  eval 'has "\"Callgraph hash table shift\"" && has "| The size of the hash table that leads from a call site"'
-mk "${MKB[@]}" CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=11 config
-check "make config: shows user values" has "CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT = 11 (user value)   [default 8; legal: 4 to 16]"
-mk "${MKB[@]}" cygnum_profile_callgraph_hash_shift=11 config
+  eval 'has "\"Amount of memory to allocate for callgraph arcs\"" && has "| How much memory profile_on() allocates for arc records"'
+mk "${MKB[@]}" CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=11 config
+check "make config: shows user values" has "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE = 11 (user value)   [default 5; legal: 1 to 100]"
+mk "${MKB[@]}" cygnum_profile_callgraph_arc_percentage=11 config
 check "make cyg...=VALUE (a typo in the case): stops, naming the variable" \
-  eval '[ $rc != 0 ] && grep -q "cygnum_profile_callgraph_hash_shift: configuration options are spelt in capitals" $tmp/out'
+  eval '[ $rc != 0 ] && grep -q "cygnum_profile_callgraph_arc_percentage: configuration options are spelt in capitals" $tmp/out'
+mk "${MKB[@]}" CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=10 config
+check "make CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=10 (the removed option): make fails, naming it" \
+  eval '[ $rc -ne 0 ] && has "CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT (command line): no such option in this configuration"'
 tb_default=$(make --no-print-directory -s "${MKB[@]}" config-dir)
-tb_11=$(make --no-print-directory -s "${MKB[@]}" CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=11 config-dir)
-tb_11b=$(make --no-print-directory -s "${MKB[@]}" CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=11 config-dir)
+tb_11=$(make --no-print-directory -s "${MKB[@]}" CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=11 config-dir)
+tb_11b=$(make --no-print-directory -s "${MKB[@]}" CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=11 config-dir)
 tb_cfg=$(make --no-print-directory -s "${MKB[@]}" CONFIG="$tmp/my.cfg" config-dir)
 check "build directory: the default configuration in BUILD/BOARD" [ "$tb_default" = "$tmp/build/mps2-an385" ]
 check "build directory: another configuration in a directory of its own, the same each time" \
   eval '[ "$tb_11" != "$tb_default" ] && [ "$tb_11" = "$tb_11b" ] && [ "$tb_cfg" != "$tb_default" ] && [ "$tb_cfg" != "$tb_11" ]'
 hdr=include/pkgconf/profile_gprof.h
-mk "${MKB[@]}" CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=11 "$tb_11/$hdr"
-check "make CYG...=VALUE: the configured header has the value" grep -qx "#define CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT 11" "$tb_11/$hdr"
+mk "${MKB[@]}" CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=11 "$tb_11/$hdr"
+check "make CYG...=VALUE: the configured header has the value" grep -qx "#define CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE 11" "$tb_11/$hdr"
 mk "${MKB[@]}" CONFIG="$tmp/my.cfg" "$tb_cfg/$hdr"
 check "make CONFIG=file: the configured header has the file's values" \
-  eval 'grep -qx "#define CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT 6" $tb_cfg/$hdr && grep -qx "#define CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE 20" $tb_cfg/$hdr'
-tb_99=$(make --no-print-directory -s "${MKB[@]}" CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=99 config-dir)
-mk "${MKB[@]}" CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=99 "$tb_99/$hdr"
+  eval 'grep -qx "#define CYGNUM_PROFILE_AUTOSTART_BUCKET 32" $tb_cfg/$hdr && grep -qx "#define CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE 20" $tb_cfg/$hdr'
+tb_999=$(make --no-print-directory -s "${MKB[@]}" CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=999 config-dir)
+mk "${MKB[@]}" CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=999 "$tb_999/$hdr"
 check "make CYG...=bad: make fails, naming the option" \
-  eval '[ $rc -ne 0 ] && has "CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT (command line): bad value: 99 is out of range (legal values: 4 to 16)"'
+  eval '[ $rc -ne 0 ] && has "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE (command line): bad value: 999 is out of range (legal values: 1 to 100)"'
 mk "${MKB[@]}" CONFIG="$tmp/no-such.cfg" config
 check "make CONFIG=missing-file: make fails, naming the file" eval '[ $rc -ne 0 ] && has "CONFIG=$tmp/no-such.cfg: no such file"'
 # The same build directory with a different configurator command line (as a fragment that

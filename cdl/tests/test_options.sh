@@ -6,11 +6,12 @@
 #
 #   CYGPKG_PROFILE_CALLGRAPH=0          no mcount support in the library; -pg code does not
 #                                       link; no arcs in gmon.out; gprof --no-graph reads it
-#   CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT  the hash table has ceil(range / 2^shift) 16-bit heads
 #   CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE
 #                                       pct * (range / 100) / 12 + 50 arc records (at most
-#                                       65535) of 12 bytes, plus the unused record 0
-# and the histogram is ceil(range / 16) 16-bit bins (bucket size 16).
+#                                       65535) of 12 bytes, plus the one slot that always
+#                                       stays free (no hash heads: the table is the records)
+# and the histogram is ceil(range / 16) 16-bit bins (bucket size 16); a set (arcs and bins)
+# is padded to 8 bytes.
 #
 #   CYGPKG_PROFILE_TFTP                 with lwIP (CYGPKG_NET_LWIP=1) profile_on starts the
 #                                       daemon, so lwIP is linked and profile_on allocates a
@@ -65,29 +66,28 @@ print(arcs)
 EOF
 }
 
-# expect_bytes TAG CALLGRAPH SHIFT PCT SETS: the bytes profile_on allocated, by the formulas
+# expect_bytes TAG CALLGRAPH PCT SETS: the bytes profile_on allocated, by the formulas
 # (SETS 2: a spare set for snapshots, which tftp needs).
 expect_bytes() {
-  local range=$(field "$1" range) cg=$2 shift=$3 pct=$4 sets=$5
-  local nbins=$(( (range + 15) / 16 )) nslots=0 cap=0 recs=0
+  local range=$(field "$1" range) cg=$2 pct=$3 sets=$4
+  local nbins=$(( (range + 15) / 16 )) cap=0 recs=0
   if [ "$cg" = 1 ]; then
-    nslots=$(( (range + (1 << shift) - 1) >> shift ))
     cap=$(( pct * (range / 100) / 12 + 50 )); [ $cap -gt 65535 ] && cap=65535
     recs=$(( (cap + 1) * 12 ))
   fi
-  echo "$(( (recs + nslots * 2 + nbins * 2) * sets )) $cap"
+  echo "$(( (recs + nbins * 2 + 7) / 8 * 8 * sets )) $cap"
 }
 
-# probe_config TAG CALLGRAPH SHIFT PCT SETS MAKE-ARGS...: build and run the probe, check sizes.
+# probe_config TAG CALLGRAPH PCT SETS MAKE-ARGS...: build and run the probe, check sizes.
 probe_config() {
-  local tag=$1 cg=$2 shift=$3 pct=$4 sets=$5; shift 5
+  local tag=$1 cg=$2 pct=$3 sets=$4; shift 4
   local tb; tb=$(tb_of "$@")
   if ! mk "$@" "$tb/fw/cdlprobe.elf"; then nok "$tag: the probe builds"; sed 's/^/#   /' "$tmp/out" | tail; return; fi
   if ! run_probe "$tag" "$tb/fw/cdlprobe.elf"; then nok "$tag: the probe runs"; sed 's/^/#   /' "$tmp/out" | tail; return; fi
-  read -r want_bytes want_cap <<< "$(expect_bytes "$tag" "$cg" "$shift" "$pct" "$sets")"
+  read -r want_bytes want_cap <<< "$(expect_bytes "$tag" "$cg" "$pct" "$sets")"
   local got_bytes=$(field "$tag" bytes_allocated) got_cap=$(field "$tag" arcs_capacity)
   cp "$tmp/$tag.txt" "$tmp/out"
-  check "$tag: profile_on allocates $want_bytes bytes (range $(field "$tag" range): bins, $( [ "$cg" = 1 ] && echo "2^$shift-byte hash slots, $want_cap arc records of 12 bytes" || echo "no call graph")$( [ "$sets" = 2 ] && echo ", twice for snapshots"))" \
+  check "$tag: profile_on allocates $want_bytes bytes (range $(field "$tag" range): bins, $( [ "$cg" = 1 ] && echo "$want_cap arc records of 12 bytes and a free one" || echo "no call graph")$( [ "$sets" = 2 ] && echo ", twice for snapshots"))" \
     [ "$got_bytes" = "$want_bytes" ]
   check "$tag: $want_cap arc records" [ "$got_cap" = "$want_cap" ]
   check "$tag: ranges too large for 32 bits refused on the target; a 1 GiB bucket over 256 bytes taken" \
@@ -97,7 +97,7 @@ probe_config() {
 
 # ---- the default configuration, and the call graph on -----------------------------------------
 tb_default=$(tb_of)
-probe_config default 1 8 5 1
+probe_config default 1 5 1
 mk "$tb_default/fw/cdlprobe-pg.elf"
 check "call graph on: -pg code links (mcount is there)" [ -f "$tb_default/fw/cdlprobe-pg.elf" ]
 if run_probe default-pg "$tb_default/fw/cdlprobe-pg.elf"; then
@@ -113,7 +113,7 @@ $NM "$tb_default/lib/libprofile.a" > "$tmp/nm-default" 2>&1
 check "call graph on: the library defines __profile_mcount" grep -qE ' T __profile_mcount$' "$tmp/nm-default"
 
 # ---- CYGPKG_PROFILE_CALLGRAPH=0 ------------------------------------------------------------
-probe_config nocg 0 8 5 1 CYGPKG_PROFILE_CALLGRAPH=0
+probe_config nocg 0 5 1 CYGPKG_PROFILE_CALLGRAPH=0
 tb=${tb_nocg:-}
 if [ -n "$tb" ]; then
   $NM "$tb/lib/libprofile.a" > "$tmp/nm-nocg" 2>&1
@@ -132,21 +132,21 @@ if [ -n "$tb" ]; then
     eval 'grep -A3 "^ time" $tmp/out | grep -q probe_work'
 fi
 
-# ---- CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT and CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE --------------
-probe_config shift4 1 4 5 1 CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=4
-probe_config shift16 1 16 5 1 CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT=16
-probe_config pct1 1 8 1 1 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=1
-probe_config pct100 1 8 100 1 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=100
-printf 'CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT = 12\nCYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE = 30\n' > "$tmp/probe.cfg"
-probe_config cfgfile 1 12 30 1 CONFIG="$tmp/probe.cfg"
+# ---- CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE (its ends, a value in hex, one from a file) -----------
+probe_config pct1 1 1 1 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=1
+probe_config pct100 1 100 1 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=100
+probe_config pct50 1 50 1 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=50
+probe_config pcthex 1 32 1 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=0x20
+printf '# the probe with more arc records\nCYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE = 30\n' > "$tmp/probe.cfg"
+probe_config cfgfile 1 30 1 CONFIG="$tmp/probe.cfg"
 check "the configurations built apart: six build directories besides the default" \
-  eval '[ "$(printf "%s\n" "${tb_nocg:-}" "${tb_shift4:-}" "${tb_shift16:-}" "${tb_pct1:-}" "${tb_pct100:-}" "${tb_cfgfile:-}" "$tb_default" | sort -u | grep -c .)" = 7 ]'
+  eval '[ "$(printf "%s\n" "${tb_nocg:-}" "${tb_pct1:-}" "${tb_pct100:-}" "${tb_pct50:-}" "${tb_pcthex:-}" "${tb_cfgfile:-}" "$tb_default" | sort -u | grep -c .)" = 7 ]'
 
 # ---- CYGPKG_PROFILE_TFTP: on by default with lwIP, and only then is lwIP linked ---------------
 lwip_syms='profile_tftp_start|udp_new|udp_new_ip_type|udp_bind|tftp_init|netif_add|etharp_output|lwip_init'
 $NM "$tb_default/fw/cdlprobe.elf" > "$tmp/out" 2>&1
 check "no TCP/IP stack: no tftp daemon and no lwIP in the firmware" eval '! grep -qwE "$lwip_syms" $tmp/out'
-probe_config tftp 1 8 5 2 CYGPKG_NET_LWIP=1
+probe_config tftp 1 5 2 CYGPKG_NET_LWIP=1
 if [ -n "${tb_tftp:-}" ]; then
   $NM "$tb_tftp/fw/cdlprobe.elf" > "$tmp/out" 2>&1
   check "tftp on (CYGPKG_NET_LWIP=1): profile_on links the daemon and lwIP" \
@@ -154,7 +154,7 @@ if [ -n "${tb_tftp:-}" ]; then
   cp "$tmp/tftp.txt" "$tmp/out"
   check "tftp on: profile_on says the daemon waits for the network" grep -q "TFTP daemon not started: the network is not up" "$tmp/out"
 fi
-probe_config notftp 1 8 5 1 CYGPKG_NET_LWIP=1 CYGPKG_PROFILE_TFTP=0
+probe_config notftp 1 5 1 CYGPKG_NET_LWIP=1 CYGPKG_PROFILE_TFTP=0
 if [ -n "${tb_notftp:-}" ] && [ -n "${tb_tftp:-}" ]; then
   $NM "$tb_notftp/fw/cdlprobe.elf" > "$tmp/out" 2>&1
   check "tftp off (CYGPKG_NET_LWIP=1 CYGPKG_PROFILE_TFTP=0): no daemon and no lwIP linked" eval '! grep -qwE "$lwip_syms" $tmp/out'
@@ -185,7 +185,7 @@ compile_lists_agree tftp "${tb_tftp:-}" CYGPKG_NET_LWIP=1
 compile_lists_agree notftp "${tb_notftp:-}" CYGPKG_NET_LWIP=1 CYGPKG_PROFILE_TFTP=0
 
 # ---- the HAL's mcount (CYGFUN_HAL_ARMV7M_PROFILE_MCOUNT=0): no call graph at all -----------------
-probe_config nomcount 0 8 5 1 CYGFUN_HAL_ARMV7M_PROFILE_MCOUNT=0
+probe_config nomcount 0 5 1 CYGFUN_HAL_ARMV7M_PROFILE_MCOUNT=0
 if [ -n "${tb_nomcount:-}" ]; then
   $NM "$tb_nomcount/lib/libprofile.a" > "$tmp/out" 2>&1
   check "mcount off: neither __gnu_mcount_nc nor __profile_mcount in the library" \

@@ -55,27 +55,29 @@ size_t profile_gmon_size(const struct profile_gmon_reader *r)
     return s->bins ? (size_t)profile_gmon_bytes(s->nbins, s->arcs_used) : 0;
 }
 
-/* Moves the cursor to the arc with the given ordinal in file order (slot by slot, each
- * chain from its head). Returns 0 if there is no such arc. */
+/* The first record in use at or after slot (nslots if none). */
+static uint32_t next_arc(const struct profile_state *s, uint32_t slot)
+{
+    while (slot < s->nslots && s->arcs[slot].from == 0)
+        slot++;
+    return slot;
+}
+
+/* Moves the cursor to the arc with the given ordinal in file order (table slot order).
+ * Returns 0 if there is no such arc. */
 static const struct profile_arc *seek_arc(struct profile_gmon_reader *r, uint32_t ordinal)
 {
     const struct profile_state *s = r->state;
-    if (ordinal < r->arc_ordinal || (r->arc_ordinal == 0 && r->arc_index == 0)) {
+    if (!r->arc_index || ordinal < r->arc_ordinal) {
         r->arc_ordinal = 0;
-        r->arc_slot = 0;
-        r->arc_index = s->nslots ? s->heads[0] : 0;
+        r->arc_slot = next_arc(s, 0);
+        r->arc_index = 1;   /* the cursor is set */
     }
-    for (;;) {
-        while (r->arc_index == 0) {
-            if (++r->arc_slot >= s->nslots)
-                return 0;
-            r->arc_index = s->heads[r->arc_slot];
-        }
-        if (r->arc_ordinal == ordinal)
-            return &s->arcs[r->arc_index];
-        r->arc_index = s->arcs[r->arc_index].next;
+    while (r->arc_ordinal < ordinal && r->arc_slot < s->nslots) {
+        r->arc_slot = next_arc(s, r->arc_slot + 1);
         r->arc_ordinal++;
     }
+    return r->arc_slot < s->nslots ? &s->arcs[r->arc_slot] : 0;
 }
 
 size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf, size_t len)
@@ -95,7 +97,7 @@ size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf
             uint8_t *p = put_bytes(piece, "gmon", 4);
             p = put_uint(p, 1, 4);
             p = put_uint(p, s->samples, 4);
-            p = put_uint(p, s->samples_out_of_range, 4);
+            p = put_uint(p, s->samples_overhead, 4);
             put_uint(p, (uint64_t)s->arcs_dropped + s->arcs_out_of_range, 4);
             piece_start = 0;
             piece_len = HDR_BYTES;
@@ -120,12 +122,9 @@ size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf
             const struct profile_arc *a = seek_arc(r, ordinal);
             if (!a)
                 break;
-            uintptr_t from = s->low_pc +
-                             ((uintptr_t)r->arc_slot << CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT) +
-                             a->from_low;
             uint8_t *p = put_uint(piece, GMON_TAG_ARC, 1);
-            p = put_uint(p, from, ADDR_BYTES);
-            p = put_uint(p, a->self_pc, ADDR_BYTES);
+            p = put_uint(p, HAL_PROFILE_PC(profile_arc_addr(s, a->from)), ADDR_BYTES);
+            p = put_uint(p, HAL_PROFILE_PC(profile_arc_addr(s, a->self)), ADDR_BYTES);
             put_uint(p, a->count, 4);
             piece_start = arcs_start(s) + (size_t)ordinal * ARC_BYTES;
             piece_len = ARC_BYTES;

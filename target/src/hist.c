@@ -18,14 +18,28 @@ static inline void hist_count(struct profile_state *s, uintptr_t off)
     }
 }
 
+/* A sample in the package's own code (mcount, the stub, a snapshot's steps, ...): counted,
+ * never put in a bin, so that the histogram shows the user's code alone. Interrupts
+ * masked. */
+static inline void overhead_count(struct profile_state *s)
+{
+    s->samples++;
+    s->samples_overhead++;
+}
+
 /* Everything but a sample in range with the gate open: a pending reset, profiling off, a
- * PC outside the range. Entered with interrupts masked; restores them. */
-static __attribute__((noinline)) void hit_miss(struct profile_state *s, uintptr_t off,
+ * PC outside the range. Entered with interrupts masked; restores them. Classifies as the
+ * fast path does: profiler overhead first (wherever the package's code is), then the
+ * range. */
+static __attribute__((noinline)) void hit_miss(struct profile_state *s, uintptr_t pc,
                                                hal_profile_irq_state irq)
 {
     profile_set_busy(1);  /* entered masked: a profile_lock section from here */
     if (profile_slow_path(s)) {
-        if (off < s->armed_span) {
+        uintptr_t off = pc - s->low_pc;
+        if (profile_is_overhead(s, pc)) {
+            overhead_count(s);
+        } else if (off < s->armed_span) {
             hist_count(s, off);
         } else {
             s->samples++;
@@ -46,9 +60,13 @@ void __profile_hit(uintptr_t pc)
     uintptr_t off = pc - s->low_pc;
 
     if (__builtin_expect(off < s->armed_span, 1)) {
-        hist_count(s, off);
+        /* Two compares decide: in the range (and the gate open), then not the package. */
+        if (__builtin_expect(!profile_is_overhead(s, pc), 1))
+            hist_count(s, off);
+        else
+            overhead_count(s);
         hal_profile_irq_restore(irq);
         return;
     }
-    hit_miss(s, off, irq);
+    hit_miss(s, pc, irq);
 }

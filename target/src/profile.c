@@ -7,10 +7,25 @@
 #include <cyg/profile/tftp.h>
 #endif
 
+/* The records the closed mcount gate points to (profile_disarm): free, never written. */
+const struct profile_arc profile_arcs_none[2];
+
 /* The one profiling state. Owned here: profile_on/profile_off/profile_reset change its
  * layout and arrays in profile_lock sections; hist.c (timer ISR) and arcs.c (mcount, any
- * context) update counters; snapshot.c swaps sets; gmon.c and gdb read it. */
-struct profile_state profile_state;
+ * context) and the HAL's mcount stub update counters; snapshot.c swaps sets; gmon.c and
+ * gdb read it. Its mcount gate is closed from the start (profile_disarm). */
+struct profile_state profile_state = {
+    .armed_arcs = (struct profile_arc *)profile_arcs_none,
+    .hash_mul = PROFILE_ARC_HASH_MUL,
+};
+
+/*
+ * The package's own code, gathered by the linker script into one run (hal/cortexm/cortexm.ld
+ * and the other architectures' scripts; doc/porting.md for a linker script of one's own):
+ * samples there are profiler overhead. Weak: without them (0) nothing is overhead.
+ */
+extern char __profile_text_start[] __attribute__((weak));
+extern char __profile_text_end[] __attribute__((weak));
 
 #define ARC_RESERVE 50  /* as eCos: spare arcs for degenerate (tiny) programs */
 
@@ -24,11 +39,9 @@ static uint32_t ceil_log2(uint32_t v)
 
 void profile_set_layout(struct profile_state *s, void *base)
 {
-    size_t arcs_bytes = s->arcs_capacity ? ((size_t)s->arcs_capacity + 1) * sizeof(struct profile_arc) : 0;
-    size_t heads_bytes = (size_t)s->nslots * sizeof(uint16_t);
+    size_t arcs_bytes = (size_t)s->nslots * sizeof(struct profile_arc);
     s->arcs = arcs_bytes ? (struct profile_arc *)base : NULL;
-    s->heads = heads_bytes ? (uint16_t *)((char *)base + arcs_bytes) : NULL;
-    s->bins = (uint16_t *)((char *)base + arcs_bytes + heads_bytes);
+    s->bins = (uint16_t *)((char *)base + arcs_bytes);
 }
 
 void profile_clear(struct profile_state *s)
@@ -36,8 +49,8 @@ void profile_clear(struct profile_state *s)
     s->samples_retired += s->samples;
     if (s->bins)
         memset(s->bins, 0, (size_t)s->nbins * sizeof s->bins[0]);
-    if (s->heads)
-        memset(s->heads, 0, (size_t)s->nslots * sizeof s->heads[0]);
+    if (s->arcs)
+        memset(s->arcs, 0, (size_t)s->nslots * sizeof s->arcs[0]);
     profile_clear_counts(s);
 }
 
@@ -45,8 +58,10 @@ void profile_clear(struct profile_state *s)
 __attribute__((noinline)) void profile_clear_counts(struct profile_state *s)
 {
     s->arcs_used = 0;
+    s->probe_max = 0;
     s->samples = 0;
     s->samples_out_of_range = 0;
+    s->samples_overhead = 0;
     s->buckets_saturated = 0;
     s->arcs_dropped = 0;
     s->arcs_out_of_range = 0;
@@ -62,7 +77,7 @@ __attribute__((noinline)) int profile_slow_path(struct profile_state *s)
         s->reset_pending = 0;
         if (s->running) {
             profile_clear(s);
-            s->armed_span = s->open_span;
+            profile_arm(s);
         }
     }
     return s->running;
@@ -80,6 +95,8 @@ static void *profile_stop(struct profile_state *s)
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     memset(s, 0, sizeof *s);
     s->generation = generation;
+    s->hash_mul = PROFILE_ARC_HASH_MUL;
+    profile_disarm(s);
     profile_set_busy(1);
     memset(&profile_frozen, 0, sizeof profile_frozen);  /* an outstanding snapshot ends */
     profile_unlock(irq);
@@ -106,9 +123,9 @@ struct profile_layout {
     uint64_t nbins;
     uint64_t span;              /* nbins << bucket_shift: what the histogram covers */
     uint64_t open_span;         /* what the gate admits (see struct profile_state) */
-    uint64_t nslots;
+    uint64_t nslots;            /* arc table slots: arcs_capacity + 1 */
     uint64_t arcs_capacity;
-    uint64_t set_bytes;         /* one set: arcs, heads, bins */
+    uint64_t set_bytes;         /* one set: arcs, bins */
     uint64_t total_bytes;       /* the sets profile_on allocates */
 };
 
@@ -124,27 +141,23 @@ static int profile_layout_compute(uintptr_t low, uintptr_t high, int bucket_size
     l->span = l->nbins << l->bucket_shift;                      /* < 2^63 */
     if (l->span > (uint64_t)(UINTPTR_MAX - low))
         return -EINVAL;                                         /* high_pc would wrap */
-    uint64_t arcs_bytes = 0, heads_bytes = 0;
+    uint64_t arcs_bytes = 0;
     l->nslots = 0;
     l->arcs_capacity = 0;
     l->open_span = l->span;
 #if PROFILE_CALLGRAPH
-    uint64_t slot = (uint64_t)1 << CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT;
-    l->nslots = range / slot + (range % slot != 0);
-    if (l->nslots > UINT32_MAX)
-        return -EINVAL;
-    if (l->open_span > l->nslots * slot)
-        l->open_span = l->nslots * slot;    /* a bucket larger than a slot */
     /* The eCos formula: ARC_PERCENTAGE % of the code size, in arc records, plus a reserve
-     * (no overflow: range / 100 * 100 <= range). */
+     * (no overflow: range / 100 * 100 <= range); one slot more, which stays free. */
     l->arcs_capacity = CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE * (range / 100) /
                        sizeof(struct profile_arc) + ARC_RESERVE;
-    if (l->arcs_capacity > PROFILE_ARC_INDEX_MAX)
-        l->arcs_capacity = PROFILE_ARC_INDEX_MAX;
-    arcs_bytes = (l->arcs_capacity + 1) * sizeof(struct profile_arc);
-    heads_bytes = l->nslots * sizeof(uint16_t);
+    if (l->arcs_capacity > PROFILE_ARC_CAPACITY_MAX)
+        l->arcs_capacity = PROFILE_ARC_CAPACITY_MAX;
+    l->nslots = l->arcs_capacity + 1;
+    arcs_bytes = l->nslots * sizeof(struct profile_arc);
 #endif
-    l->set_bytes = arcs_bytes + heads_bytes + l->nbins * sizeof(uint16_t);  /* < 2^35 */
+    /* Padded to 8 bytes, so that the spare set's arc records are aligned as the first's
+     * (the hot paths' double-word accesses need it). */
+    l->set_bytes = (arcs_bytes + l->nbins * sizeof(uint16_t) + 7) / 8 * 8;  /* < 2^34 */
     l->total_bytes = l->set_bytes * (1 + PROFILE_SNAPSHOT);
     if (l->total_bytes > UINT32_MAX || l->total_bytes > SIZE_MAX ||
         profile_gmon_bytes(l->nbins, l->arcs_capacity) > UINT32_MAX)
@@ -193,7 +206,7 @@ int profile_on(void *start, void *end, int bucket_size, int interval_us)
     int rc = profile_layout_compute(low, high, bucket_size, &l);
     if (rc)
         return rc;
-    /* One block: arcs first (pointer alignment), then the 16-bit arrays. */
+    /* One block: arcs first (word alignment), then the 16-bit bins. */
     void *memory = malloc((size_t)l.total_bytes);
     if (!memory)
         return -ENOMEM;
@@ -206,19 +219,22 @@ int profile_on(void *start, void *end, int bucket_size, int interval_us)
     s->spare = PROFILE_SNAPSHOT ? (char *)memory + l.set_bytes : NULL;
     s->nbins = (uint32_t)l.nbins;
     s->nslots = (uint32_t)l.nslots;
-    s->slot_shift = CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT;
     s->arcs_capacity = (uint32_t)l.arcs_capacity;
     profile_set_layout(s, memory);
     s->bucket_shift = l.bucket_shift;
     s->low_pc = low;
     s->high_pc = low + (uintptr_t)l.span;
     s->open_span = (uintptr_t)l.open_span;
+    s->profiler_low = (uintptr_t)__profile_text_start;
+    s->profiler_span = (uintptr_t)__profile_text_end > (uintptr_t)__profile_text_start ?
+                       (uintptr_t)__profile_text_end - (uintptr_t)__profile_text_start : 0;
+    s->pc_mask = HAL_PROFILE_PC(UINTPTR_MAX);
     /* The timer starts inside the section, so that its first sample waits for the unlock
      * and nobody (gdb, a TFTP client) sees a running profile without its rate. */
     rc = profile_start_timer(s, interval_us);
     if (rc == 0) {
         s->running = 1;
-        s->armed_span = s->open_span;
+        profile_arm(s);
     }
     profile_unlock(irq);
     if (rc) {
@@ -252,6 +268,7 @@ int profile_get_stats(struct profile_stats *st)
         st->arcs_out_of_range = s->arcs_out_of_range;
         st->bytes_allocated = (uint32_t)s->memory_bytes;
         st->samples_total = s->samples_retired + s->samples + profile_frozen.samples;
+        st->samples_overhead = s->samples_overhead;
     }
     hal_profile_irq_restore(irq);
     return running ? 0 : -ENODATA;

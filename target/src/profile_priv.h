@@ -10,67 +10,91 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cyg/profile/opts.h>
+#include <cyg/profile/arc_table.h>
 #include <cyg/profile/profile.h>
 #include <cyg/hal/profile_arch.h>
 
 #define PROFILE_BIN_MAX 0xFFFFu
 
 /*
- * One call-graph arc: 12 bytes on a 32-bit target (eCos used 20). The call site's address
- * is split: its hash slot gives the high part, from_low holds the offset within the slot
- * (HASH_SHIFT <= 16 is asserted in opts.h).
+ * One call-graph arc: 12 bytes on every target (eCos used 20), in an open-addressing hash
+ * table keyed on the exact call site (<cyg/profile/arc_table.h>, which an mcount stub may
+ * read). Addresses are kept modulo 2^32 as the hook passed them (the Thumb bit may be set):
+ * on a 32-bit target that is the address; on a 64-bit one, an address in low_pc's 4 GiB
+ * window (profile_arc_fits; a call with an address outside it is counted as not recorded).
+ * A free slot is all zero. No call has the key (0, 0): its call site and its callee's
+ * return address would both be 0 (mod 2^32), one instruction returning to two places.
  */
 struct profile_arc {
-    uintptr_t self_pc;   /* callee: the return address into the instrumented function */
-    uint32_t  count;     /* traversals */
-    uint16_t  from_low;  /* (caller_pc - low_pc) & slot mask */
-    uint16_t  next;      /* index of the next arc in this slot's chain; 0 ends it */
+    uint32_t from;       /* the call site: the return address into the caller; 0: free slot */
+    uint32_t self;       /* the callee: the return address into the instrumented function */
+    uint32_t count;      /* traversals, sticking at 0xFFFFFFFF */
 };
 
-/* Arc index 0 means "none", so record 0 is never used and indices fit 16 bits. */
-#define PROFILE_ARC_INDEX_MAX 0xFFFFu
+/* The most arc records a table holds (the eCos formula's limit; keeps nslots <= 2^16,
+ * which arc_home's arithmetic needs). */
+#define PROFILE_ARC_CAPACITY_MAX 0xFFFFu
 
 struct profile_state {
-    /* Fast-path gate, read first by __profile_hit and __profile_mcount: a PC is recorded
-     * only if (pc - low_pc) < armed_span. It is open_span while running and 0 while off or
-     * while a reset is pending, so one compare both range-checks and gates. */
+    /* The mcount fast path's gate, read first by __profile_mcount and by an mcount stub
+     * that looks arcs up itself (<cyg/profile/arc_table.h>: these three fields come first,
+     * in this order). While profiling runs and no reset is pending: arcs and nslots - 1
+     * (the home slots; the last slot is nobody's home, so a home's next slot is always in
+     * the table); else profile_arcs_none and 0, so that every lookup misses and takes the
+     * slow path. */
+    struct profile_arc *armed_arcs;
+    uint32_t  armed_homes;
+    uint32_t  hash_mul;         /* PROFILE_ARC_HASH_MUL, a constant: loaded with the two above */
+
+    /* The sample fast path's gate, read first by __profile_hit: a PC is recorded only if
+     * (pc - low_pc) < armed_span. It is open_span while running and 0 while off or while a
+     * reset is pending, so one compare both range-checks and gates. */
     uintptr_t low_pc;
     uintptr_t armed_span;
     uintptr_t high_pc;          /* low_pc + nbins << bucket_shift */
-    /* The range [start, end) rounded up to the bucket and (with a call graph) to the hash
-     * slot, whichever is less: every PC in the range is admitted, none past the bins or
-     * the slot heads (a bucket may be far larger than a slot). */
-    uintptr_t open_span;
+    uintptr_t open_span;        /* the range [start, end) rounded up to the bucket */
+
+    /* The package's own code, [__profile_text_start, __profile_text_end) from the linker
+     * script (profiler_span 0 without them): a sample there is profiler overhead, counted
+     * in samples_overhead and never put in a bin, wherever the profiled range is. */
+    uintptr_t profiler_low;
+    uintptr_t profiler_span;
+    /* HAL_PROFILE_PC as a mask (what gdb applies to the table's addresses, as gmon.c does) */
+    uintptr_t pc_mask;
 
     uint16_t *bins;             /* nbins 16-bit counters, sticking at 0xFFFF */
     uint32_t  nbins;
     uint32_t  bucket_shift;     /* log2 of the bucket size in bytes */
     uint32_t  prof_rate;        /* samples per second: 1e6 / interval the HAL uses */
 
-    uint16_t *heads;            /* nslots chain heads (arc indices), by call-site slot */
-    uint32_t  nslots;
-    uint32_t  slot_shift;       /* CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT, for readers */
-    struct profile_arc *arcs;   /* arcs[1 .. arcs_capacity]; arcs[0] unused */
-    uint32_t  arcs_used;        /* highest arc index in use */
+    struct profile_arc *arcs;   /* nslots records; a free slot has from == 0 */
+    uint32_t  nslots;           /* arcs_capacity + 1: one slot is always free; homes: all
+                                   but the last */
+    uint32_t  arcs_used;        /* records in use */
     uint32_t  arcs_capacity;
+    uint32_t  probe_max;        /* the farthest any record in use lies from its home slot */
 
-    /* Loss and activity counters (see struct profile_stats). */
+    /* Loss and activity counters (see struct profile_stats). samples counts every sample:
+     * samples = bins + samples_out_of_range + samples_overhead + what full bins refused. */
     uint32_t samples;
     uint32_t samples_out_of_range;
+    uint32_t samples_overhead;
     uint32_t buckets_saturated;
     uint32_t arcs_dropped;
     uint32_t arcs_out_of_range;
 
     uint32_t running;           /* profile_on succeeded and profile_off not yet called */
-    /* gdb's gprof_reset sets reset_pending = 1 and armed_span = 0 while the target is
-     * halted; the next sample or mcount takes the slow path and performs the reset, and
-     * so does anything else that adds to the live data (a snapshot's merge-back) first. */
+    /* gdb's gprof_reset sets reset_pending = 1 and closes both gates (armed_span = 0,
+     * armed_homes = 0, armed_arcs = profile_arcs_none) while the target is halted; the
+     * next sample or mcount takes the slow path and performs the reset, and so does
+     * anything else that adds to the live data (a snapshot's merge-back) first. */
     volatile uint32_t reset_pending;
     /* Nonzero while a masked section outside the two hot paths changes this state or
      * profile_frozen (profile_lock to profile_unlock). Masked sections do not preempt each
      * other, so a halted target is in the middle of a change only if it is halted inside
      * one: busy says so for these, the PC for the hot paths (__profile_hit,
-     * __profile_mcount). gdb/gprof.gdb runs the target out of both before it reads. */
+     * __profile_mcount and the mcount stub). gdb/gprof.gdb runs the target out of both
+     * before it reads. */
     volatile uint32_t busy;
     /* Counts profile_on/profile_off calls (survives them): a snapshot that outlives its
      * sets sees a different generation and never touches their memory again. */
@@ -80,11 +104,26 @@ struct profile_state {
      * samples_retired + samples (+ a snapshot's) = every sample since profile_on. */
     uint32_t samples_retired;
 
-    void  *memory;              /* the one allocation: one or two sets of arcs, heads, bins */
+    void  *memory;              /* the one allocation: one or two sets of arcs and bins */
     size_t memory_bytes;
     size_t set_bytes;           /* bytes of one set */
     void  *spare;               /* a zeroed set for the next snapshot, or NULL */
 };
+
+/* What an mcount stub reads (<cyg/profile/arc_table.h>), checked here. */
+_Static_assert(sizeof(struct profile_arc) == PROFILE_ARC_BYTES &&
+               offsetof(struct profile_arc, from) == PROFILE_ARC_FROM &&
+               offsetof(struct profile_arc, self) == PROFILE_ARC_SELF &&
+               offsetof(struct profile_arc, count) == PROFILE_ARC_COUNT,
+               "struct profile_arc must match <cyg/profile/arc_table.h>");
+_Static_assert(offsetof(struct profile_state, armed_arcs) == PROFILE_STATE_ARCS &&
+               offsetof(struct profile_state, armed_homes) == PROFILE_STATE_HOMES &&
+               offsetof(struct profile_state, hash_mul) == PROFILE_STATE_HASH_MUL,
+               "struct profile_state's first fields must match <cyg/profile/arc_table.h>");
+
+/* The records the closed mcount gate points to (a home and the slot after it): free,
+ * never written (owned by profile.c). */
+extern const struct profile_arc profile_arcs_none[2];
 
 /* Owned by profile.c; the hot paths in hist.c and arcs.c update counters and arrays in it
  * with interrupts masked (or, for samples, from the timer ISR); gdb reads it while halted. */
@@ -94,12 +133,54 @@ extern struct profile_state profile_state;
  * a reader, merged back or dropped by profile_snapshot_release(). */
 extern struct profile_state profile_frozen;
 
-/* Points s's arcs, heads and bins into the set of memory at base. */
+/* Points s's arcs and bins into the set of memory at base. */
 void profile_set_layout(struct profile_state *s, void *base);
 
-/* Adds count traversals of an arc (the call site at offset off of the range), inserting it
- * if new; counts the calls as dropped when the table is full. Interrupts masked. */
-void profile_arc_add(struct profile_state *s, uintptr_t off, uintptr_t self_pc, uint32_t count);
+/* Opens both fast-path gates onto s's current arrays (profiling runs, no reset pending),
+ * or closes them. Interrupts masked. */
+static inline void profile_arm(struct profile_state *s)
+{
+    s->armed_span = s->open_span;
+    /* (On a 64-bit target, the mcount gate opens only when the table's window is the
+     * first 4 GiB: a stub compares a record's zero-extended words with whole addresses.
+     * Elsewhere every call takes the slow path, which checks the window; exact, slower.
+     * Folded away on a 32-bit target.) */
+    if (s->arcs && (uint64_t)s->low_pc >> 32 == 0) {
+        s->armed_arcs = s->arcs;
+        s->armed_homes = s->nslots - 1;
+    }
+}
+
+static inline void profile_disarm(struct profile_state *s)
+{
+    s->armed_span = 0;
+    s->armed_homes = 0;
+    s->armed_arcs = (struct profile_arc *)profile_arcs_none;   /* read, never written */
+}
+
+/* Can the arc table hold the address a? On a 32-bit target always; on a 64-bit one if it
+ * lies in the 4 GiB window of low_pc (folded away on a 32-bit target). */
+static inline int profile_arc_fits(const struct profile_state *s, uintptr_t a)
+{
+    return ((uint64_t)(a ^ s->low_pc) >> 32) == 0;
+}
+
+/* The address a table entry v (an address mod 2^32) stands for: v in low_pc's window. */
+static inline uintptr_t profile_arc_addr(const struct profile_state *s, uint32_t v)
+{
+    return (uintptr_t)((uint64_t)s->low_pc >> 32 << 32 | v);
+}
+
+/* Is pc the package's own code (a sample there is profiler overhead)? */
+static inline int profile_is_overhead(const struct profile_state *s, uintptr_t pc)
+{
+    return pc - s->profiler_low < s->profiler_span;
+}
+
+/* Adds count traversals of the arc from -> self (table entries: addresses mod 2^32, from
+ * nonzero), inserting it if new; counts the calls as dropped when the table is full.
+ * Interrupts masked, gate open. */
+void profile_arc_add(struct profile_state *s, uint32_t from, uint32_t self, uint32_t count);
 
 /* Slow path shared by hist.c and arcs.c: performs a pending reset.
  * Called with interrupts masked. Returns nonzero if profiling is running afterwards. */
@@ -109,7 +190,8 @@ int profile_slow_path(struct profile_state *s);
  * (which also settles a reset gdb asked for). */
 void profile_clear(struct profile_state *s);
 
-/* Zeroes the counters and empties the arc table (not the arrays). Interrupts masked. */
+/* Zeroes the counters, arcs_used and probe_max (not the arrays: for a set whose arrays
+ * are zero already, such as a spare). Interrupts masked. */
 void profile_clear_counts(struct profile_state *s);
 
 /*

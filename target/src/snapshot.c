@@ -41,6 +41,7 @@ int profile_snapshot_take(struct profile_gmon_reader *r)
         profile_set_layout(s, s->spare);
         s->spare = NULL;
         profile_clear_counts(s);  /* the spare's arrays are zero already */
+        profile_arm(s);           /* the mcount gate onto the spare's table */
     }
     uint32_t generation = s->generation;
     profile_unlock(irq);
@@ -82,12 +83,9 @@ static void merge_back(const struct profile_gmon_reader *r)
     if (!step_begin(r, &irq))
         return;
     /* Samples move with the bins that hold them, so that each set's header (samples)
-     * keeps agreeing with its bins (+ samples out of range) at every step. */
+     * keeps agreeing with its bins (+ samples outside the range, overhead, and what full
+     * bins refused) at every step; those in no bin go last. */
     profile_slow_path(s);
-    s->samples += f->samples_out_of_range;
-    s->samples_out_of_range += f->samples_out_of_range;
-    f->samples -= f->samples_out_of_range;
-    f->samples_out_of_range = 0;
     s->arcs_dropped += f->arcs_dropped;
     s->arcs_out_of_range += f->arcs_out_of_range;
     f->arcs_dropped = 0;
@@ -98,9 +96,15 @@ static void merge_back(const struct profile_gmon_reader *r)
         if (!step_begin(r, &irq))
             return;
         if (i >= f->nbins) {
-            /* What saturated bins could not hold. */
+            /* The samples in no bin: outside the range, profiler overhead, and what
+             * saturated bins could not hold. */
+            profile_slow_path(s);
             s->samples += f->samples;
+            s->samples_out_of_range += f->samples_out_of_range;
+            s->samples_overhead += f->samples_overhead;
             f->samples = 0;
+            f->samples_out_of_range = 0;
+            f->samples_overhead = 0;
             profile_unlock(irq);
             break;
         }
@@ -123,34 +127,24 @@ static void merge_back(const struct profile_gmon_reader *r)
         profile_unlock(irq);
     }
 
-    /* Arcs, one per step, and up to MERGE_CHUNK empty slots skipped per step; the frozen
-     * set's chains are read only here and never change. */
-    for (uint32_t slot = 0;;) {
+    /* Arcs: each step skips up to MERGE_CHUNK free slots and moves at most one record. A
+     * record's count is taken out of the frozen set in the step that adds it to the live
+     * one; its addresses are kept, and the same low_pc gives them the same meaning. */
+    for (uint32_t slot = 0; slot < f->nslots;) {
         if (!step_begin(r, &irq))
             return;
         uint32_t stop = f->nslots - slot > MERGE_CHUNK ? slot + MERGE_CHUNK : f->nslots;
-        while (slot < stop && f->heads[slot] == 0)
+        while (slot < stop && f->arcs[slot].from == 0)
             slot++;
-        int last = slot >= f->nslots;
-        uint32_t i = slot < stop ? f->heads[slot] : 0;
-        profile_unlock(irq);
-        if (last)
-            break;
-        if (i == 0)
-            continue;           /* a chunk of empty slots: the next step goes on from slot */
-        while (i != 0) {
-            if (!step_begin(r, &irq))
-                return;
-            struct profile_arc *a = &f->arcs[i];
+        if (slot < stop) {
+            struct profile_arc *a = &f->arcs[slot];
             profile_slow_path(s);
             if (a->count)
-                profile_arc_add(s, ((uintptr_t)slot << f->slot_shift) + a->from_low,
-                                a->self_pc, a->count);
+                profile_arc_add(s, a->from, a->self, a->count);
             a->count = 0;
-            i = a->next;
-            profile_unlock(irq);
+            slot++;
         }
-        slot++;
+        profile_unlock(irq);
     }
 }
 
@@ -169,12 +163,11 @@ void profile_snapshot_release(struct profile_gmon_reader *r, int delivered)
         s->samples_retired += f->samples;
         f->samples = 0;         /* (profile_get_stats counts frozen samples) */
     }
-    /* The frozen set becomes the spare once its heads and bins are zero again (the arc
-     * records need not be: arc_insert writes every field of one it hands out). A merge
-     * has zeroed the bins already. Zeroed a step at a time, each step checking that the
-     * memory is still the snapshot's. */
+    /* The frozen set becomes the spare once its arc table (every slot free) and its bins
+     * are zero again; a merge has zeroed the bins already. Zeroed a step at a time, each
+     * step checking that the memory is still the snapshot's. */
     char *base = f->arcs ? (char *)f->arcs : (char *)f->bins;
-    char *zero = f->heads ? (char *)f->heads : (char *)f->bins;
+    char *zero = base;
     size_t bytes = (size_t)((char *)(delivered ? f->bins + f->nbins : f->bins) - zero);
     profile_unlock(irq);
     for (size_t done = 0; done < bytes; done += ZERO_CHUNK) {

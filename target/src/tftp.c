@@ -56,6 +56,7 @@
 #include <strings.h>
 #include <cyg/profile/gmon.h>
 #include <cyg/profile/tftp.h>
+#include "profile_priv.h"   /* the frozen set's counters, for the console line */
 #include "lwip/apps/tftp_server.h"
 #include "lwip/ip_addr.h"
 #include "lwip/netif.h"
@@ -191,6 +192,12 @@ static void tftp_close(void *handle)
      * discarded. That is no delivery (nothing was reset by it) and nothing is kept. */
     int ended = snapshot_ended();
     int delivered = tftpd.final_acked && !ended;
+    /* What the file said, for the console line (the frozen set is read only here). */
+    uint32_t samples = 0, overhead = 0;
+    if (delivered) {
+        samples = tftpd.reader.state->samples;
+        overhead = tftpd.reader.state->samples_overhead;
+    }
     profile_snapshot_release(&tftpd.reader, delivered);
     tftpd.open = 0;
     if (ended) {
@@ -200,7 +207,11 @@ static void tftp_close(void *handle)
                (unsigned)tftpd.size);
     } else if (delivered) {
         tftpd.stats.completed++;
-        printf("profile: tftp: sent gmon.out (%u bytes); counters reset\n", (unsigned)tftpd.size);
+        /* (tenths of a percent in integers: no floating-point printf needed) */
+        uint32_t tenths = samples ? (uint32_t)(((uint64_t)overhead * 1000 + samples / 2) / samples) : 0;
+        printf("profile: tftp: sent gmon.out (%u bytes; profiler overhead %u.%u%% of %u samples, "
+               "not charged to any function); counters reset\n", (unsigned)tftpd.size,
+               (unsigned)(tenths / 10), (unsigned)(tenths % 10), (unsigned)samples);
     } else {
         tftpd.stats.abandoned++;
         printf("profile: tftp: transfer of gmon.out abandoned after %u of %u bytes; "

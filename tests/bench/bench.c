@@ -3,8 +3,14 @@
  *  - counts instructions of one mcount path by single-stepping empty() (new arc, then an
  *    existing arc) and one timer sample by single-stepping the profile timer's handler,
  *  - reads the memory profile_on allocated for several ranges (alloc_bytes[]),
- *  - times gprof_fetch of a 64 KiB histogram with 1000 arcs.
+ *  - times gprof_fetch of a 64 KiB histogram with 1000 arcs,
+ *  - runs a call-heavy workload (work.h) without and with -pg, timed by the board clock
+ *    (QEMU -icount: instructions), and the script prints the ratio;
+ *  - for tests/qemu/test_overhead.py (gdb sets overhead_calls), runs the -pg workload
+ *    under a fast profile timer between two markers, where the test traces every
+ *    instruction: the profiler's share of the samples against its share of the time.
  */
+#include <cyg/hal/board.h>
 #include <cyg/profile/profile.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +41,46 @@ __attribute__((noinline)) void leaf(void) { bench_sink++; }
 __attribute__((noinline)) void thousand_sites(void) { C100 C100 C100 C100 C100 C100 C100 C100 C100 C100 }
 
 __attribute__((noinline)) void bench_mark(int step) { __asm__ volatile("" : : "r"(step) : "memory"); }
+
+/* The workload (tests/bench/work.h), the same code built without -pg (work_plain.c) and
+ * with it (work_pg.c): the call-heavy rounds, and the fan-out pair (30 call sites to 30
+ * callees, one call site 30 times). Filled in main for the bench script: the board clock
+ * ticks each took without and with -pg (QEMU -icount: instructions), and their results,
+ * which must agree. */
+uint32_t work_plain_run(void), work_pg_run(void);
+uint32_t work_plain_O0_run(void), work_pg_O0_run(void);
+uint32_t work_plain_run_fan30(void), work_pg_run_fan30(void);
+uint32_t work_plain_run_fan1(void), work_pg_run_fan1(void);
+struct work_figure {
+    uint64_t ticks_plain, ticks_pg;
+    uint32_t result_plain, result_pg;
+    uint32_t clock_hz;                /* BOARD_CLOCK_HZ: ticks per second */
+};
+struct work_figure work_figures[4];   /* the rounds (-O2, -O0), fan-out 30, fan-out 1 */
+
+/* Each measurement starts with an empty arc table (a board with little RAM has a small one). */
+static void work_measure(struct work_figure *f, uint32_t (*plain)(void), uint32_t (*pg)(void))
+{
+    profile_reset();
+    uint64_t t0 = board_clock_ticks();
+    f->result_plain = plain();
+    uint64_t t1 = board_clock_ticks();
+    f->result_pg = pg();
+    uint64_t t2 = board_clock_ticks();
+    f->ticks_plain = t1 - t0;
+    f->ticks_pg = t2 - t1;
+    f->clock_hz = BOARD_CLOCK_HZ;
+}
+
+/* tests/qemu/test_overhead.py: the calls of the mixed workload (work.h) it asks for (set
+ * with gdb; 0: none), its markers, and what profile_get_stats() said right after them. */
+#define OVERHEAD_SAMPLE_US 10
+volatile uint32_t overhead_calls;
+uint32_t work_pg_run_mixed(uint32_t n, uint32_t seed);
+struct profile_stats overhead_stats;
+__attribute__((noinline)) void overhead_begin(void) { __asm__ volatile("" : : : "memory"); }
+__attribute__((noinline)) void overhead_end(void) { __asm__ volatile("" : : : "memory"); }
+__attribute__((noinline)) void overhead_done(void) { __asm__ volatile("" : : : "memory"); }
 
 __attribute__((noinline)) void spin(uint32_t n)
 {
@@ -72,5 +118,29 @@ int main(void)
     spin(200000);    /* timer samples */
     bench_mark(3);   /* the script steps one timer interrupt, then times gprof_fetch */
     spin(2000000);
+    /* The workload profiled as an application would be: all of its code, _stext.._etext,
+     * with the arc table the formula gives for that (so the -pg copy's calls are all in
+     * the range, on a board with a small heap too). */
+    extern char _etext[];
+    if (profile_on(_stext, _etext, 16, 100) != 0)
+        printf("bench: profile_on(_stext, _etext) failed\n");
+    bench_mark(4);
+    work_measure(&work_figures[0], work_plain_run, work_pg_run);
+    bench_mark(5);   /* the script fetches the -O2 workload's profile */
+    work_measure(&work_figures[1], work_plain_O0_run, work_pg_O0_run);
+    bench_mark(6);   /* the script fetches the -O0 workload's profile */
+    work_measure(&work_figures[2], work_plain_run_fan30, work_pg_run_fan30);
+    work_measure(&work_figures[3], work_plain_run_fan1, work_pg_run_fan1);
+    bench_mark(7);   /* the script reads the figures */
+    if (overhead_calls) {
+        if (profile_on(_stext, _etext, 16, OVERHEAD_SAMPLE_US) != 0)
+            printf("bench: profile_on for the overhead rounds failed\n");
+        work_pg_run();   /* sets the records up */
+        overhead_begin();
+        work_pg_run_mixed(overhead_calls, 2463534242u);
+        overhead_end();
+        profile_get_stats(&overhead_stats);
+        overhead_done();
+    }
     return 0;
 }

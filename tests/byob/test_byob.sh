@@ -51,5 +51,10 @@ check "call counts exact: main -> worker 400, worker -> leaf 1200, main -> leaf 
 check "recursion exact: depth 1+50" 'grep -qE "^\[[0-9]+\].* 1\+50 +depth" "$tmp/graph.txt" || { cat "$tmp/graph.txt"; false; }'
 check "the firmware's own timer interrupt feeds samples, none outside the range" \
   'grep -qE "gprof: samples [1-9][0-9]*, outside the range 0" "$tmp/gdb.log" || { cat "$tmp/gdb.log"; false; }'
+# (a linker script of one's own that INCLUDEs profile_text.ld: the package's code is overhead)
+check "the package's own code is profiler overhead there too, not in the flat profile" \
+  'grep -qE "gprof: profiler overhead: [0-9.]+% of samples \([1-9][0-9]* of" "$tmp/gdb.log" &&
+   ! grep -qE " (__profile_mcount|__profile_hit|__gnu_mcount_nc)\$" "$tmp/flat.txt" ||
+   { cat "$tmp/gdb.log" "$tmp/flat.txt"; false; }'
 echo "1..$n"
 exit $fail

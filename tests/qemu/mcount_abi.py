@@ -2,15 +2,17 @@
 #
 # stub_abi(name), with the target halted at the first instruction of the -pg function
 # `name` (`break *name`): runs to the `push {lr}` that precedes its `bl __gnu_mcount_nc`,
-# fills r4-r11 with sentinels, runs to the C handler (__profile_mcount) and records its
-# entry sp, then runs to the instruction after the call and compares every register the
+# fills r4-r11 with sentinels, runs either to the C handler (__profile_mcount: the stub's
+# slow path, a new arc; records its entry sp) or straight back (the stub's own lookup found
+# the arc), then to the instruction after the call and compares every register the
 # stub must preserve (r0-r11, sp and lr: the pushed word is consumed and lr holds it
 # again) with its value before the push. On a core with an FPU (the target description has
 # s0-s15) the FP argument registers s0-s15 are filled with sentinels too and compared bit for
 # bit: under the hard-float ABI they carry arguments across the mcount call. Restores the
 # function's own r4-r11 (and s0-s15) before returning, so the firmware goes on unchanged.
 # Prints one line for test_calls.py to parse:
-#   ABI <name> handler_sp=0x... fp=<FP registers checked, 16 or 0> changed=<registers or ->
+#   ABI <name> path=<slow|fast> handler_sp=<0x... or -> fp=<FP registers checked, 16 or 0>
+#       changed=<registers or ->
 import gdb
 
 _PRESERVED = ["r%d" % i for i in range(12)] + ["sp", "lr"]
@@ -43,6 +45,22 @@ def _mcount_call(pc):
     raise gdb.GdbError("no call to __gnu_mcount_nc in the first instructions at 0x%x" % pc)
 
 
+def _run_to_handler_or(after, handler_cond, after_cond):
+    """Continues until this call reaches __profile_mcount (handler_cond holds there: the
+    stub's slow path) or comes back to `after` (after_cond: the stub's own lookup found the
+    arc). Returns "slow" or "fast"; the target stands at the stop."""
+    handler = gdb.Breakpoint("*__profile_mcount", internal=True, temporary=True)
+    handler.condition = handler_cond
+    back = gdb.Breakpoint("*0x%x" % after, internal=True, temporary=True)
+    back.condition = after_cond
+    gdb.execute("continue", to_string=True)
+    pc = int(gdb.parse_and_eval("$pc"))
+    for b in (handler, back):
+        if b.is_valid():
+            b.delete()
+    return "fast" if pc == after else "slow"
+
+
 def stub_abi(name):
     if _is_riscv():
         return stub_abi_riscv(name)
@@ -60,11 +78,13 @@ def stub_abi(name):
     for i, r in enumerate(fp):  # exactly representable, all different
         gdb.execute("set var $%s = %d.375" % (r, -(i + 1) if i % 2 else i + 1))
     entry = {r: _reg(r) for r in _PRESERVED + fp}
-    gdb.execute("tbreak *__profile_mcount", to_string=True)
-    gdb.execute("continue", to_string=True)
-    handler_sp = _reg("sp")
-    gdb.execute("tbreak *0x%x" % after, to_string=True)
-    gdb.execute("continue", to_string=True)
+    # (r1, the callee, is the return address into this function, Thumb bit and all)
+    path = _run_to_handler_or(after, "($r1 & ~1) == 0x%x" % after, "$sp == 0x%x" % entry["sp"])
+    handler_sp = None
+    if path == "slow":
+        handler_sp = _reg("sp")
+        gdb.execute("tbreak *0x%x if $sp == 0x%x" % (after, entry["sp"]), to_string=True)
+        gdb.execute("continue", to_string=True)
     if _reg("pc") != after:
         raise gdb.GdbError("did not stop after the mcount call (pc 0x%x)" % _reg("pc"))
     changed = [r for r in _PRESERVED + fp if _reg(r) != entry[r]]
@@ -72,8 +92,13 @@ def stub_abi(name):
         gdb.execute("set var $%s = %d" % (r, v))
     for r in fp:
         gdb.execute("set var $%s = $abi_own_%s" % (r, r))
-    print("ABI %s handler_sp=0x%x fp=%d changed=%s" % (name, handler_sp, len(fp),
-                                                       ",".join(changed) or "-"))
+    _report(name, path, handler_sp, len(fp), changed)
+
+
+def _report(name, path, handler_sp, nfp, changed):
+    print("ABI %s path=%s handler_sp=%s fp=%d changed=%s"
+          % (name, path, "-" if handler_sp is None else "0x%x" % handler_sp, nfp,
+             ",".join(changed) or "-"))
 
 
 # ---- RISC-V (hal/riscv/src/mcount.S) ------------------------------------------------------
@@ -83,8 +108,9 @@ def stub_abi(name):
 # __profile_mcount the call site (a0: the instrumented function's return address) and the
 # callee (a1: the return address into the function). stub_abi_riscv(name), with the target
 # halted at the first instruction of `name`, runs to _mcount, fills s0-s11 with sentinels,
-# runs to __profile_mcount (records sp, which the psABI wants 16-byte aligned, and checks a0
-# and a1), then to the instruction after the call, and compares. Every stop is conditional
+# runs to __profile_mcount if the stub takes its slow path (records sp, which the psABI
+# wants 16-byte aligned, and checks a0 and a1) or straight back if its own lookup found
+# the arc, then to the instruction after the call, and compares. Every stop is conditional
 # on this call (its return address), so an interrupt handler's -pg functions in between do
 # not count. Restores the function's own s0-s11. Prints the line stub_abi prints; a wrong
 # caller_pc or callee_pc shows in changed= as "a0" or "a1".
@@ -118,21 +144,22 @@ def stub_abi_riscv(name):
     for r, v in _RV_SENTINELS.items():
         gdb.execute("set var $%s = %d" % (r, v))
     entry = {r: _rv_reg(r) for r in _RV_PRESERVED}
-    gdb.execute("tbreak *__profile_mcount if $a1 == 0x%x" % after, to_string=True)
-    gdb.execute("continue", to_string=True)
-    handler_sp = _rv_reg("sp")
-    args = {"a0": (_rv_reg("a0"), caller_pc), "a1": (_rv_reg("a1"), after)}
-    gdb.execute("tbreak *0x%x if $sp == 0x%x" % (after, entry["sp"]), to_string=True)
-    gdb.execute("continue", to_string=True)
+    path = _run_to_handler_or(after, "$a1 == 0x%x" % after, "$sp == 0x%x" % entry["sp"])
+    handler_sp, args = None, {}
+    if path == "slow":
+        handler_sp = _rv_reg("sp")
+        args = {"a0": (_rv_reg("a0"), caller_pc), "a1": (_rv_reg("a1"), after)}
+        gdb.execute("tbreak *0x%x if $sp == 0x%x" % (after, entry["sp"]), to_string=True)
+        gdb.execute("continue", to_string=True)
     if _rv_reg("pc") != after:
         raise gdb.GdbError("did not stop after the mcount call (pc 0x%x)" % _rv_reg("pc"))
     changed = [r for r in _RV_PRESERVED if _rv_reg(r) != entry[r]]
     changed += [r for r, (got, want) in args.items() if got != want]
-    if handler_sp % 16:
+    if handler_sp is not None and handler_sp % 16:
         changed.append("sp%16")     # the psABI's alignment at a call
     for r, v in own.items():
         gdb.execute("set var $%s = %d" % (r, v))
-    print("ABI %s handler_sp=0x%x fp=0 changed=%s" % (name, handler_sp, ",".join(changed) or "-"))
+    _report(name, path, handler_sp, 0, changed)
 
 
 class _InHandler(gdb.Function):

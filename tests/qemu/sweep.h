@@ -14,7 +14,8 @@
 /* What the delivered snapshots held, summed by the firmware from their gmon.out images. */
 struct sweep_totals {
     uint32_t samples;        /* header: samples */
-    uint32_t out_of_range;   /* header: samples outside the range */
+    uint32_t overhead;       /* header: profiler-overhead samples (in no bin) */
+    uint32_t out_of_range;   /* samples outside the range: samples - overhead - bins */
     uint32_t in_bins;        /* sum of the histogram's bins */
     uint32_t calls;          /* sum of the arcs' counts */
     uint32_t not_recorded;   /* header: calls not recorded (table full, call site outside) */

@@ -74,7 +74,8 @@ else:
 
     def totals(var):
         return {f: read("%s.%s" % (var, f))
-                for f in ("samples", "out_of_range", "in_bins", "calls", "not_recorded", "files")}
+                for f in ("samples", "overhead", "out_of_range", "in_bins", "calls", "not_recorded",
+                          "files")}
 
     result = {
         "hits": hits, "refused": refused, "adjusted": adjusted, "off": off, "dumps": dumps,

@@ -41,11 +41,16 @@ static void add_image(const uint8_t *img, size_t size, struct sweep_totals *t)
     size_t arcs_at = bins_at + (size_t)nbins * 2;
     if (arcs_at > size || (size - arcs_at) % 13 != 0)
         firmware_failed("snapshot image: bad size");
-    t->samples += get32(img + 8);
-    t->out_of_range += get32(img + 12);
-    t->not_recorded += get32(img + 16);
+    uint32_t bins = 0;
     for (uint32_t b = 0; b < nbins; b++)
-        t->in_bins += (uint32_t)img[bins_at + 2 * b] | (uint32_t)img[bins_at + 2 * b + 1] << 8;
+        bins += (uint32_t)img[bins_at + 2 * b] | (uint32_t)img[bins_at + 2 * b + 1] << 8;
+    if (get32(img + 8) < get32(img + 12) + bins)
+        firmware_failed("snapshot image: more samples in bins and overhead than taken");
+    t->samples += get32(img + 8);
+    t->overhead += get32(img + 12);
+    t->out_of_range += get32(img + 8) - get32(img + 12) - bins;
+    t->not_recorded += get32(img + 16);
+    t->in_bins += bins;
     for (size_t a = arcs_at; a < size; a += 13) {
         if (img[a] != 1)
             firmware_failed("snapshot image: bad arc tag");

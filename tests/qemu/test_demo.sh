@@ -34,6 +34,10 @@ check "make demo: flat profile, crc8 called 128000 times on top" \
   'grep -A1 "^ time" $out | grep -qE "[0-9.]+ +[0-9.]+ +[0-9.]+ +128000 .* crc8$"'
 check "make demo: call graph, main -> crc_packet 2000/2000, median -> insertion_sort 250/250" \
   'grep -qE "2000/2000 +crc_packet" $out && grep -qE "250/250 +insertion_sort" $out'
+check "make demo: the profiler's own share is shown, and no package function is in the flat profile" \
+  'grep -qE "gprof: profiler overhead: [0-9.]+% of samples \([1-9][0-9]* of [1-9][0-9]*\), not charged to any function" $out &&
+   ! grep -qE "[0-9] +(__profile_mcount|__profile_hit|__gnu_mcount_nc|_mcount|profile_[a-z_]+)$" $out ||
+   { grep -A12 "^ time" $out; false; }'
 
 if [ ! -f "boards/$board/net.mk" ]; then   # no network interface: no demo-tftp
   echo "1..$n"
@@ -46,7 +50,7 @@ out=$tmp/tftp.out
 check "make demo-tftp: runs to the end" '[ $rc = 0 ] || { tail -20 $out; false; }'
 check "make demo-tftp: four progress lines" '[ "$(grep -c "^\[demo-tftp [1-4]/4\]" $out)" = 4 ]'
 check "make demo-tftp: the daemon sent gmon.out and reset the counters" \
-  'grep -q "console: profile: tftp: sent gmon.out ([0-9]* bytes); counters reset" $out'
+  'grep -qE "console: profile: tftp: sent gmon.out \([0-9]+ bytes; profiler overhead [0-9]+\.[0-9]% of [1-9][0-9]* samples, not charged to any function\); counters reset" $out'
 check "make demo-tftp: gprof reads it: flat profile and call graph" \
   'grep -q "^Flat profile:" $out && grep -q "Call graph" $out && ! grep -qi "gprof:.*error\|not in executable" $out'
 echo "1..$n"

@@ -70,7 +70,7 @@ def main():
             time.sleep(rng.uniform(0.0, 0.08))
             rc, out = stopped_dump(tg, ddir)
             halted_inside += "halted inside a profiler update" in out
-            during += "a TFTP transfer is in progress" in out
+            during += "a transfer (TFTP or profile_write) is in progress" in out
             if os.path.exists(os.path.join(ddir, "gmon.out")):
                 path = os.path.join(tg.dir, "dump%02d.gmon" % i)
                 shutil.move(os.path.join(ddir, "gmon.out"), path)

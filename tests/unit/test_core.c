@@ -13,7 +13,6 @@
 #include "fake_hal.h"
 
 #define LOW   ((uintptr_t)0x100000)
-#define SHIFT CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT
 
 static void *at(uintptr_t a) { return (void *)a; }
 
@@ -39,6 +38,16 @@ static struct profile_stats stats(void)
     struct profile_stats st;
     assert_int_equal(profile_get_stats(&st), 0);
     return st;
+}
+
+static void gdb_reset(void);
+
+/* What the linker script's __profile_text_start/__profile_text_end would have told
+ * profile_on (the host has no such run: overhead classification is off until this). */
+static void set_profiler_text(uintptr_t low, uintptr_t span)
+{
+    profile_state.profiler_low = low;
+    profile_state.profiler_span = span;
 }
 
 static void test_bucket_rounded_up_to_power_of_two(void **state)
@@ -107,44 +116,185 @@ static void test_out_of_range_samples_counted(void **state)
     assert_int_equal(sum, 1);
 }
 
-static uint32_t arc_count(uintptr_t from, uintptr_t self)
+/* The record of the arc from -> self in the live table, or NULL; there is at most one. */
+static struct profile_arc *arc_record(uintptr_t from, uintptr_t self)
 {
     const struct profile_state *s = &profile_state;
-    uint32_t found = 0, count = 0;
-    uintptr_t off = from - s->low_pc;
-    for (uint32_t i = s->heads[off >> SHIFT]; i; i = s->arcs[i].next)
-        if (s->arcs[i].from_low == (off & ((1u << SHIFT) - 1)) && s->arcs[i].self_pc == self) {
-            found++;
-            count = s->arcs[i].count;
+    struct profile_arc *found = NULL;
+    for (uint32_t i = 0; i < s->nslots; i++)
+        if (s->arcs[i].from == (uint32_t)from && s->arcs[i].from && s->arcs[i].self == (uint32_t)self) {
+            assert_null(found);
+            found = &s->arcs[i];
         }
-    assert_true(found <= 1);
-    return count;
+    return found;
 }
 
-static void test_arcs_collide_in_one_slot(void **state)
+/* The histogram's sum: the samples in bins. */
+static uint32_t bins_sum(void)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < profile_state.nbins; i++)
+        sum += profile_state.bins[i];
+    return sum;
+}
+
+/* A sample in the package's own code is profiler overhead: counted, in no bin, whether the
+ * package lies inside the profiled range or not; every sample is in a bin, outside the
+ * range or overhead. */
+static void test_overhead_samples_not_binned(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    set_profiler_text(LOW + 0x800, 0x100);
+    __profile_hit(LOW + 4);
+    __profile_hit(LOW + 0x7FF);       /* just below the package */
+    __profile_hit(LOW + 0x800);       /* its first byte */
+    __profile_hit(LOW + 0x8FF);       /* its last byte */
+    __profile_hit(LOW + 0x900);       /* just past it */
+    __profile_hit(LOW + 0x2000);      /* outside the range */
+    struct profile_stats st = stats();
+    assert_int_equal(st.samples, 6);
+    assert_int_equal(st.samples_overhead, 2);
+    assert_int_equal(st.samples_out_of_range, 1);
+    assert_int_equal(bins_sum(), 3);
+    assert_int_equal(profile_state.bins[0x800 / 16] + profile_state.bins[0x8F0 / 16], 0);
+    /* The package outside the profiled range: still overhead, not "outside the range". */
+    set_profiler_text(LOW + 0x10000, 0x40);
+    __profile_hit(LOW + 0x10000);
+    __profile_hit(LOW + 0x1003F);
+    __profile_hit(LOW + 0x10040);
+    st = stats();
+    assert_int_equal(st.samples, 9);
+    assert_int_equal(st.samples_overhead, 4);
+    assert_int_equal(st.samples_out_of_range, 2);
+    assert_int_equal(st.samples, bins_sum() + st.samples_overhead + st.samples_out_of_range);
+    /* A reset clears it; a reset gdb asked for is performed before an overhead sample. */
+    profile_reset();
+    assert_int_equal(stats().samples_overhead, 0);
+    __profile_hit(LOW + 0x10004);
+    gdb_reset();
+    __profile_hit(LOW + 0x10008);
+    st = stats();
+    assert_int_equal(st.samples, 1);
+    assert_int_equal(st.samples_overhead, 1);
+}
+
+/* Without the linker script's run (weak symbols absent, as here on the host and in a
+ * bring-your-own-board linker script without them) nothing is overhead. */
+static void test_no_profiler_text_nothing_is_overhead(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    assert_int_equal(profile_state.profiler_span, 0);
+    __profile_hit(LOW);
+    __profile_hit(0);
+    __profile_hit(UINTPTR_MAX);
+    struct profile_stats st = stats();
+    assert_int_equal(st.samples_overhead, 0);
+    assert_int_equal(st.samples, 3);
+    assert_int_equal(bins_sum(), 1);
+}
+
+static uint32_t arc_count(uintptr_t from, uintptr_t self)
+{
+    struct profile_arc *a = arc_record(from, self);
+    return a ? a->count : 0;
+}
+
+/* The home slot of a call site, as <cyg/profile/arc_table.h> defines it (in 64 bits here):
+ * one of all slots but the last. */
+static uint32_t home_slot(uintptr_t from)
+{
+    uint32_t h = (uint32_t)from * (uint32_t)PROFILE_ARC_HASH_MUL;
+    return (uint32_t)(((uint64_t)h * (profile_state.nslots - 1)) >> 32);
+}
+
+static uint32_t slot_of(const struct profile_arc *a)
+{
+    return (uint32_t)(a - profile_state.arcs);
+}
+
+static void test_arcs_near_each_other(void **state)
 {
     (void)state;
     assert_int_equal(profile_on(at(LOW), at(LOW + 0x10000), 16, 1000), 0);
-    /* Three call sites in slot 0, one of which calls two callees, and one in slot 1. */
-    uintptr_t a = LOW + 0x10, b = LOW + 0x20, c = LOW + 0xF0, d = LOW + (1u << SHIFT) + 0x10;
+    /* 30 call sites 4 bytes apart (one function calling 30 callees), one of which calls
+     * two callees (a call through a pointer): each arc counted apart. */
     uintptr_t f = LOW + 0x8000, g = LOW + 0x9000;
-    for (int i = 0; i < 3; i++) __profile_mcount(a, f);
-    for (int i = 0; i < 5; i++) __profile_mcount(b, f);
-    for (int i = 0; i < 7; i++) __profile_mcount(c, f);
-    for (int i = 0; i < 2; i++) __profile_mcount(c, g);
-    __profile_mcount(d, g);
-    assert_int_equal(arc_count(a, f), 3);
-    assert_int_equal(arc_count(b, f), 5);
-    assert_int_equal(arc_count(c, f), 7);
-    assert_int_equal(arc_count(c, g), 2);
-    assert_int_equal(arc_count(d, g), 1);
-    assert_int_equal(arc_count(d, f), 0);
-    /* Slot 0's chain holds four arcs, slot 1's one. */
-    int chain = 0;
-    for (uint32_t i = profile_state.heads[0]; i; i = profile_state.arcs[i].next)
-        chain++;
-    assert_int_equal(chain, 4);
-    assert_int_equal(stats().arcs, 5);
+    for (int round = 0; round < 3; round++)
+        for (uintptr_t i = 0; i < 30; i++)
+            for (uintptr_t n = 0; n <= i % 4; n++)
+                __profile_mcount(LOW + 0x10 + 4 * i, f + 0x10 * i);
+    for (int i = 0; i < 2; i++) __profile_mcount(LOW + 0x10, g);
+    for (uintptr_t i = 0; i < 30; i++)
+        assert_int_equal(arc_count(LOW + 0x10 + 4 * i, f + 0x10 * i), 3 * (i % 4 + 1));
+    assert_int_equal(arc_count(LOW + 0x10, g), 2);
+    assert_int_equal(arc_count(LOW + 0x14, g), 0);
+    assert_int_equal(stats().arcs, 31);
+    /* Every record lies within probe_max of its home slot. */
+    const struct profile_state *s = &profile_state;
+    for (uint32_t i = 0; i < s->nslots; i++)
+        if (s->arcs[i].from)
+            assert_true((i + s->nslots - home_slot(s->arcs[i].from)) % s->nslots <= s->probe_max);
+}
+
+/* Two call sites with the same home slot: the second goes to the next free slot, and both
+ * are found (the second through the slow path, as an mcount stub's lookup misses it). */
+static void test_arcs_share_a_home_slot(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x10000), 16, 1000), 0);
+    uintptr_t a = LOW + 0x10, b = a + 2;
+    while (home_slot(b) != home_slot(a))
+        b += 2;
+    uintptr_t f = LOW + 0x8000;
+    for (int i = 0; i < 4; i++) {
+        __profile_mcount(a, f);
+        __profile_mcount(b, f);
+        __profile_mcount(b, f);
+    }
+    assert_int_equal(arc_count(a, f), 4);
+    assert_int_equal(arc_count(b, f), 8);
+    assert_int_equal(slot_of(arc_record(a, f)), home_slot(a));
+    assert_int_equal(slot_of(arc_record(b, f)), (home_slot(a) + 1) % profile_state.nslots);
+    assert_int_equal(profile_state.probe_max, 1);
+}
+
+/* The last slot is nobody's home but the last home's neighbour; the slot after it is the
+ * first: probing wraps around. Three call sites with the last home: the second lands in
+ * the last slot (where the fast paths look too), the third in slot 0. */
+static void test_arc_probe_wraps_around(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    uint32_t last_home = profile_state.nslots - 2;
+    uintptr_t site[3], f = LOW + 0x800;
+    uintptr_t a = LOW;
+    for (int i = 0; i < 3; i++) {
+        while (home_slot(a) != last_home)
+            a += 2;
+        site[i] = a;
+        a += 2;
+    }
+    for (int i = 0; i < 3; i++)
+        __profile_mcount(site[i], f);
+    assert_int_equal(slot_of(arc_record(site[0], f)), last_home);
+    assert_int_equal(slot_of(arc_record(site[1], f)), last_home + 1);
+    assert_int_equal(slot_of(arc_record(site[2], f)), 0);
+    assert_int_equal(profile_state.probe_max, 2);
+    /* Found two slots past its home, the third trades places with the second: it is
+     * called again where the fast paths look, and the second is still found. */
+    __profile_mcount(site[2], f);
+    assert_int_equal(slot_of(arc_record(site[2], f)), last_home + 1);
+    assert_int_equal(slot_of(arc_record(site[1], f)), 0);
+    __profile_mcount(site[1], f);     /* (and back, the one called last in front) */
+    assert_int_equal(slot_of(arc_record(site[1], f)), last_home + 1);
+    __profile_mcount(site[2], f);
+    assert_int_equal(slot_of(arc_record(site[2], f)), last_home + 1);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(arc_count(site[i], f), i + 1);
+    assert_int_equal(slot_of(arc_record(site[0], f)), last_home);
+    assert_int_equal(profile_state.probe_max, 2);
 }
 
 static void test_callee_outside_range_is_kept(void **state)
@@ -153,6 +303,23 @@ static void test_callee_outside_range_is_kept(void **state)
     assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
     __profile_mcount(LOW + 8, 0x42);
     assert_int_equal(arc_count(LOW + 8, 0x42), 1);
+}
+
+/* On a 64-bit target the table keeps addresses mod 2^32: an arc whose callee lies more than
+ * 2 GiB from the range cannot be kept, and is counted as not recorded, never mixed up. */
+static void test_arc_too_far_for_the_table_counted(void **state)
+{
+    (void)state;
+    if (sizeof(uintptr_t) < 8)
+        skip();
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    uintptr_t far = LOW + (uintptr_t)(sizeof(uintptr_t) > 4 ? 0x100000000ull : 0);
+    __profile_mcount(LOW + 8, far + 0x100);
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    struct profile_stats st = stats();
+    assert_int_equal(st.arcs, 1);
+    assert_int_equal(st.arcs_out_of_range, 1);
+    assert_int_equal(arc_count(LOW + 8, LOW + 0x100), 1);
 }
 
 static void test_caller_outside_range_counted(void **state)
@@ -185,6 +352,73 @@ static void test_arc_table_overflow_counted(void **state)
     assert_int_equal(st.arcs, cap);
     assert_int_equal(st.arcs_dropped, 3);
     assert_int_equal(arc_count(LOW, LOW + 0x800), 2);
+    /* Full, every arc is still found (within probe_max of its home), one slot free. */
+    for (uint32_t i = 0; i < cap; i++)
+        __profile_mcount(LOW + 2 * i, LOW + 0x800);
+    for (uint32_t i = 1; i < cap; i++)
+        assert_int_equal(arc_count(LOW + 2 * i, LOW + 0x800), 2);
+    assert_int_equal(stats().arcs_dropped, 3);
+    uint32_t free_slots = 0;
+    for (uint32_t i = 0; i < profile_state.nslots; i++)
+        free_slots += profile_state.arcs[i].from == 0;
+    assert_int_equal(free_slots, 1);
+}
+
+/*
+ * The class, not instances: a stream of calls over a pool of arcs larger than the table
+ * (hot and cold arcs, call sites sharing home slots, promotions, wrap-around, the table
+ * filling up), checked against a model after every phase: an arc is in the table with its
+ * exact count if its first call found room, else every call of it is counted as dropped;
+ * nothing else is in the table.
+ */
+#define MODEL_ARCS 400
+static void test_arc_table_matches_a_model(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x4000), 16, 1000), 0);
+    const uint32_t cap = stats().arcs_capacity;
+    assert_true(cap < MODEL_ARCS);
+    static uintptr_t from[MODEL_ARCS], self[MODEL_ARCS];
+    static uint32_t count[MODEL_ARCS];
+    static int in_table[MODEL_ARCS];   /* 1: recorded, -1: dropped, 0: not called yet */
+    for (uint32_t i = 0; i < MODEL_ARCS; i++) {
+        from[i] = LOW + 2 * ((i * 7919u) % 0x2000);      /* distinct, spread, even */
+        self[i] = LOW + 0x2000 + 16 * (i % 37);           /* callees shared by many sites */
+        count[i] = 0;
+        in_table[i] = 0;
+    }
+    uint32_t used = 0, dropped = 0, x = 2463534242u;
+    for (int phase = 0; phase < 8; phase++) {
+        for (int n = 0; n < 20000; n++) {
+            x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+            /* skewed: low indices (hot arcs) far more often than high ones */
+            uint32_t i = (x % MODEL_ARCS) % (1 + (x >> 20) % MODEL_ARCS);
+            if (phase < 2)
+                i = x % (MODEL_ARCS / 4);                /* a first set, before the rest */
+            __profile_mcount(from[i], self[i]);
+            if (!in_table[i])
+                in_table[i] = used < cap ? (used++, 1) : -1;
+            if (in_table[i] > 0)
+                count[i]++;
+            else
+                dropped++;
+        }
+        struct profile_stats st = stats();
+        assert_int_equal(st.arcs, used);
+        assert_int_equal(st.arcs_dropped, dropped);
+        uint32_t records = 0;
+        for (uint32_t k = 0; k < profile_state.nslots; k++)
+            records += profile_state.arcs[k].from != 0;
+        assert_int_equal(records, used);
+        for (uint32_t i = 0; i < MODEL_ARCS; i++) {
+            if (in_table[i] > 0)
+                assert_int_equal(arc_count(from[i], self[i]), count[i]);
+            else
+                assert_null(arc_record(from[i], self[i]));
+        }
+    }
+    assert_int_equal(used, cap);     /* it did fill up */
+    assert_true(dropped > 0);
 }
 
 static void test_arc_count_sticks_at_max(void **state)
@@ -192,7 +426,7 @@ static void test_arc_count_sticks_at_max(void **state)
     (void)state;
     assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
     __profile_mcount(LOW + 8, LOW + 0x100);
-    profile_state.arcs[profile_state.heads[0]].count = UINT32_MAX - 1;
+    arc_record(LOW + 8, LOW + 0x100)->count = UINT32_MAX - 1;
     __profile_mcount(LOW + 8, LOW + 0x100);
     __profile_mcount(LOW + 8, LOW + 0x100);
     assert_int_equal(arc_count(LOW + 8, LOW + 0x100), UINT32_MAX);
@@ -253,6 +487,8 @@ static void gdb_reset(void)
 {
     profile_state.reset_pending = 1;
     profile_state.armed_span = 0;
+    profile_state.armed_homes = 0;
+    profile_state.armed_arcs = (struct profile_arc *)profile_arcs_none;
 }
 
 static void test_pending_reset_applied_by_next_sample(void **state)
@@ -396,9 +632,17 @@ static void test_allocation_follows_formulas(void **state)
     size_t arcs = CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE * (range / 100) /
                   sizeof(struct profile_arc) + 50;
     assert_int_equal(st.arcs_capacity, arcs);
-    assert_int_equal(profile_state.nslots, range >> SHIFT);
+    assert_int_equal(profile_state.nslots, arcs + 1);
+    assert_int_equal(sizeof(struct profile_arc), 12);
     assert_int_equal(st.bytes_allocated, (1 + PROFILE_SNAPSHOT) *
-                     ((arcs + 1) * sizeof(struct profile_arc) + (range >> SHIFT) * 2 + range / 16 * 2));
+                     (((arcs + 1) * 12 + range / 16 * 2 + 7) / 8 * 8));
+    /* Both sets' arc records are 8-byte aligned, whatever the bins' count (a set is padded). */
+    for (uintptr_t r = 0x1000; r < 0x1000 + 8 * 16; r += 16) {
+        assert_int_equal(profile_on(at(LOW), at(LOW + r), 16, 1000), 0);
+        assert_int_equal((uintptr_t)profile_state.arcs % 8, 0);
+        if (PROFILE_SNAPSHOT)
+            assert_int_equal((uintptr_t)profile_state.spare % 8, 0);
+    }
 }
 
 /* ---- serializer --------------------------------------------------------------------- */
@@ -433,9 +677,11 @@ static void test_gmon_image_parsed_back(void **state)
     (void)state;
     const size_t A = sizeof(uintptr_t);
     assert_int_equal(profile_on(at(LOW), at(LOW + 0x400), 16, 1000), 0);
+    set_profiler_text(LOW + 0x380, 0x40);
     __profile_hit(LOW + 0x20);
     __profile_hit(LOW + 0x20);
     __profile_hit(LOW + 0x3FF);
+    __profile_hit(LOW + 0x390);               /* profiler overhead: in the header */
     __profile_hit(1);
     for (int i = 0; i < 4; i++) __profile_mcount(LOW + 0x110, LOW + 0x200);
     __profile_mcount(LOW + 0x12, LOW + 0x300);
@@ -447,8 +693,8 @@ static void test_gmon_image_parsed_back(void **state)
     const uint8_t *p = img;
     assert_memory_equal(p, "gmon", 4);
     assert_int_equal(get_uint(p + 4, 4), 1);
-    assert_int_equal(get_uint(p + 8, 4), 4);   /* samples */
-    assert_int_equal(get_uint(p + 12, 4), 1);  /* out of range */
+    assert_int_equal(get_uint(p + 8, 4), 5);   /* samples */
+    assert_int_equal(get_uint(p + 12, 4), 1);  /* profiler overhead */
     assert_int_equal(get_uint(p + 16, 4), 1);  /* arcs not recorded */
     p += 20;
     assert_int_equal(*p++, 0);
@@ -460,17 +706,28 @@ static void test_gmon_image_parsed_back(void **state)
     assert_int_equal(*p++, 's');
     for (uint32_t i = 0; i < 0x40; i++, p += 2)
         assert_int_equal(get_uint(p, 2), i == 2 ? 2 : i == 0x3F ? 1 : 0);
-    /* Arcs in file order: slot 0's chain from its head (newest first), then slot 1. */
+    /* Arcs in file order: table slot order. */
     struct { uintptr_t from, self; uint32_t count; } want[] = {
         { LOW + 0x14, LOW + 0x300, 1 },
         { LOW + 0x12, LOW + 0x300, 1 },
         { LOW + 0x110, LOW + 0x200, 4 },
     };
+    uint32_t last_slot = 0;
     for (size_t i = 0; i < 3; i++) {
         assert_int_equal(*p++, 1);
-        assert_int_equal(get_uint(p, A), want[i].from); p += A;
-        assert_int_equal(get_uint(p, A), want[i].self); p += A;
-        assert_int_equal(get_uint(p, 4), want[i].count); p += 4;
+        uintptr_t from = (uintptr_t)get_uint(p, A), self = (uintptr_t)get_uint(p + A, A);
+        uint32_t count = (uint32_t)get_uint(p + 2 * A, 4);
+        p += 2 * A + 4;
+        size_t k = 0;
+        while (k < 3 && want[k].from != from)
+            k++;
+        assert_true(k < 3);
+        assert_int_equal(self, want[k].self);
+        assert_int_equal(count, want[k].count);
+        want[k].from = 0;   /* once */
+        uint32_t slot = slot_of(arc_record(from, self));
+        assert_true(i == 0 || slot > last_slot);
+        last_slot = slot;
     }
     assert_int_equal((size_t)(p - img), size);
     free(img);
@@ -570,20 +827,25 @@ static void test_abandoned_snapshot_merges_back(void **state)
         __profile_hit(LOW + 4);
     __profile_hit(LOW + 40);
     __profile_hit(0);
+    set_profiler_text(LOW + 0x2000, 0x10);
+    __profile_hit(LOW + 0x2000);
     __profile_mcount(LOW + 8, LOW + 0x100);
     __profile_mcount(LOW + 8, LOW + 0x100);
     __profile_mcount(LOW + 0x300, LOW + 0x200);
     struct profile_gmon_reader r;
     assert_int_equal(profile_snapshot_take(&r), 0);
+    assert_int_equal(stats().samples_overhead, 0);
+    __profile_hit(LOW + 0x2004);
     for (int i = 0; i < 0x20; i++)
         __profile_hit(LOW + 4);
     __profile_mcount(LOW + 8, LOW + 0x100);
     __profile_mcount(LOW + 0x500, LOW + 0x200);
     profile_snapshot_release(&r, 0);  /* transfer failed */
     struct profile_stats st = stats();
-    assert_int_equal(st.samples, 0xFFF0 + 2 + 0x20);
+    assert_int_equal(st.samples, 0xFFF0 + 2 + 0x20 + 2);
     assert_int_equal(st.samples_total, st.samples);
     assert_int_equal(st.samples_out_of_range, 1);
+    assert_int_equal(st.samples_overhead, 2);
     assert_int_equal(profile_state.bins[0], 0xFFFF);
     assert_int_equal(st.buckets_saturated, 1);
     assert_int_equal(profile_state.bins[2], 1);
@@ -613,9 +875,9 @@ static uint32_t set_bins(const struct profile_state *s)
 static uint32_t set_calls(const struct profile_state *s)
 {
     uint32_t sum = 0;
-    for (uint32_t slot = 0; s->heads && slot < s->nslots; slot++)
-        for (uint32_t i = s->heads[slot]; i; i = s->arcs[i].next)
-            sum += s->arcs[i].count;
+    for (uint32_t slot = 0; s->arcs && slot < s->nslots; slot++)
+        if (s->arcs[slot].from)
+            sum += s->arcs[slot].count;
     return sum;
 }
 
@@ -691,7 +953,7 @@ static void test_snapshot_ended_by_profile_off(void **state)
  */
 static struct {
     int at, windows;                     /* dump at window number `at` (and at + 7) */
-    uint32_t samples, in_range, calls;   /* dumped */
+    uint32_t samples, in_range, calls, overhead;   /* dumped */
 } gdb_dumped;
 
 static void gdb_dump_here(void)
@@ -704,8 +966,9 @@ static void gdb_dump_here(void)
     if (!s->running || s->reset_pending)
         return;                          /* gprof.gdb: empty data */
     uint32_t bins = set_bins(s);
-    assert_int_equal(s->samples, bins + s->samples_out_of_range);   /* header = bins */
+    assert_int_equal(s->samples, bins + s->samples_out_of_range + s->samples_overhead);
     gdb_dumped.samples += s->samples;
+    gdb_dumped.overhead += s->samples_overhead;
     gdb_dumped.in_range += bins;
     gdb_dumped.calls += set_calls(s);
     gdb_reset();
@@ -718,16 +981,18 @@ static void record_some(uint32_t seed)
         __profile_mcount(LOW + ((seed * 7 + i) * 36) % 0x1000, LOW + (i % 5) * 0x100);
     }
     __profile_hit(0);
+    __profile_hit(LOW + 0x2000);   /* profiler overhead (test_gdb_dump_at_any_window_is_exact) */
 }
 
-struct totals { uint32_t samples, in_range, calls; };
+struct totals { uint32_t samples, in_range, calls, overhead; };
 
 static void deliver(struct profile_gmon_reader *r, int delivered, struct totals *t)
 {
     if (delivered) {
         const struct profile_state *f = &profile_frozen;
-        assert_int_equal(f->samples, set_bins(f) + f->samples_out_of_range);
+        assert_int_equal(f->samples, set_bins(f) + f->samples_out_of_range + f->samples_overhead);
         t->samples += f->samples;
+        t->overhead += f->samples_overhead;
         t->in_range += set_bins(f);
         t->calls += set_calls(f);
     }
@@ -741,9 +1006,10 @@ static void test_gdb_dump_at_any_window_is_exact(void **state)
     for (int first_delivered = 0; first_delivered < 2; first_delivered++) {
         for (int window = 1;; window++) {
             assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+            set_profiler_text(LOW + 0x2000, 0x10);
             memset(&gdb_dumped, 0, sizeof gdb_dumped);
             gdb_dumped.at = window;
-            struct totals t = { 0, 0, 0 };
+            struct totals t = { 0, 0, 0, 0 };
             struct profile_gmon_reader r;
             hal_host_irq_enabled_hook = gdb_dump_here;
             record_some(1);
@@ -758,10 +1024,12 @@ static void test_gdb_dump_at_any_window_is_exact(void **state)
             const struct profile_state *s = &profile_state;
             if (!s->reset_pending) {
                 t.samples += s->samples;
+                t.overhead += s->samples_overhead;
                 t.in_range += set_bins(s);
                 t.calls += set_calls(s);
             }
-            assert_int_equal(gdb_dumped.samples + t.samples, 4 * 21);
+            assert_int_equal(gdb_dumped.samples + t.samples, 4 * 22);
+            assert_int_equal(gdb_dumped.overhead + t.overhead, 4);
             assert_int_equal(gdb_dumped.in_range + t.in_range, 4 * 20);
             assert_int_equal(gdb_dumped.calls + t.calls, 4 * 20);
             profile_off();
@@ -884,10 +1152,16 @@ int main(void)
         T(test_bucket_one_and_exact_power),
         T(test_bin_sticks_at_ffff),
         T(test_out_of_range_samples_counted),
-        T(test_arcs_collide_in_one_slot),
+        T(test_overhead_samples_not_binned),
+        T(test_no_profiler_text_nothing_is_overhead),
+        T(test_arcs_near_each_other),
+        T(test_arcs_share_a_home_slot),
+        T(test_arc_probe_wraps_around),
         T(test_callee_outside_range_is_kept),
         T(test_caller_outside_range_counted),
+        T(test_arc_too_far_for_the_table_counted),
         T(test_arc_table_overflow_counted),
+        T(test_arc_table_matches_a_model),
         T(test_arc_count_sticks_at_max),
         T(test_profile_on_again_discards),
         T(test_profile_off_stops_and_resets),

@@ -15,26 +15,37 @@
  * instrumented function's prologue goes on as though nothing had happened. This is the
  * contract of the ARMv7-M stub (hal/armv7m/src/mcount.S).
  *
- * Thumb-1 cannot do what that stub does (bic with an immediate, pop into ip or lr), so
- * the pushed word is reused: r0-r3 are pushed on top of it, the callee return address is
- * written over it, and one more word (the call site, kept for lr) makes sp 8-aligned for
- * the call into C, as AAPCS requires. On the way back, that word goes to lr through r0,
- * and one pop restores r0-r3 and returns to the callee through the slot that held the
- * pushed word, consuming it. pop {pc} interworks like bx (the address has its Thumb bit).
+ * The common case -- the arc is already in the table, at its home slot or the one after
+ * it -- is done first (<cyg/profile/arc_table.h> is the contract): with PRIMASK set, hash
+ * the call site, load the record, compare call site and callee, add one to its count
+ * (sticking at 0xFFFFFFFF). Thumb-1 has no 32x32->64 multiply, so the home slot's
+ * ((h * homes) >> 32) is made of 16-bit halves (homes < 2^16), as the C code does it:
+ * 35 instructions (make bench) from the compiler's push {lr} to the return into the callee. The return
+ * writes the callee return address over the pushed word, so that the final pop takes pc
+ * from there and consumes it, and puts the pushed word in lr. Masked from before the
+ * lookup to after the increment: a -pg interrupt handler cannot nest inside, and neither a
+ * snapshot nor a reset can swap or clear the table under it; gdb runs the target out of
+ * this function before it reads (gdb/gprof.gdb).
+ *
+ * Anything else (a new arc, one further along, a reset gdb asked for, profiling off, a
+ * call site outside the range) restores everything and takes the general path, with
+ * interrupts as they were: r0-r3 are pushed on top of the pushed word, the callee return
+ * address is written over it, and one more word (the call site, kept for lr) makes sp
+ * 8-aligned for the call into C, as AAPCS requires. On the way back, that word goes to lr
+ * through r0, and one pop restores r0-r3 and returns to the callee through the slot that
+ * held the pushed word, consuming it. pop {pc} interworks like bx (the address has its
+ * Thumb bit).
  *
  * Preserved: r0-r12, sp, lr (= the pushed word) as the contract wants; r4-r11 because the
- * C handler preserves them (AAPCS) and nothing here touches them; ip (r12), which the v7-M
- * stub may clobber, because nothing here touches it either (GCC passes the static chain of
- * nested functions in ip). The flags are not preserved (movs/bics set them): they are dead
- * at a call, and the C handler changes them anyway.
+ * C handler preserves them (AAPCS) and the fast path restores r4-r7; ip (r12), which the
+ * v7-M stub may clobber, because nothing here touches it (GCC passes the static chain of
+ * nested functions in ip). The flags are not preserved: they are dead at a call, and the
+ * C handler changes them anyway.
  *
- * The path is 14 instructions including the compiler's push/bl, plus the C handler
- * (9 on ARMv7-M: the two extra pushes/pops and the moves through r0 are Thumb-1's price).
- *
- * Both addresses are passed plain (bit 0 cleared): the call site may be an EXC_RETURN
- * value when the instrumented function is an interrupt handler (ARMv8-M's Non-secure
- * EXC_RETURN has bit 0 clear, so bit 0 is cleared rather than 1 subtracted); the package
- * counts such a call site as outside the profiled range.
+ * Both addresses are passed as the hook got them (Thumb bit set); the package strips it
+ * when it writes gmon.out. The call site may be an EXC_RETURN value when the instrumented
+ * function is an interrupt handler; the package counts such a call site as outside the
+ * profiled range.
  *
  * GCC defect (12.2, ARMv6-M and ARMv8-M Baseline, -O1 and above): a function that saves
  * all of r8-r11 may copy one of them through lr in its prologue (mov lr, fp;
@@ -43,16 +54,18 @@
  * -pg code for this architecture is therefore compiled with r8-r11 fixed (HAL_PG_CFLAGS in
  * hal.mk; Thumb-1 code uses them only as spill registers), and then GCC never does it.
  *
- * Interrupts stay enabled: the C handler (the portable core) masks them around its table
- * update with hal_profile_irq_save(), and everything here is on the current stack, so an
- * interrupt handler built with -pg can nest at any instruction (between the str and the
- * push below the pushed word's slot holds the callee return address and the call site is
- * in r0: both are saved by exception entry like any other register state).
  */
 #include <pkgconf/hal_armv6m.h>
+#include <cyg/profile/arc_table.h>
 /* The CDL option that compiles this file (hal_armv6m.cdl); without it the file is empty,
  * so that -pg code fails to link instead of calling into a package without a call graph. */
 #if CYGFUN_HAL_ARMV6M_PROFILE_MCOUNT
+
+#if PROFILE_STATE_HOMES != PROFILE_STATE_ARCS + 4 || PROFILE_STATE_HASH_MUL != PROFILE_STATE_ARCS + 8 || \
+    PROFILE_ARC_SELF != PROFILE_ARC_FROM + 4 || PROFILE_ARC_COUNT != PROFILE_ARC_FROM + 8 || \
+    PROFILE_ARC_BYTES != 12
+#error "hal/armv6m/src/mcount.S: <cyg/profile/arc_table.h> changed"
+#endif
 
         .syntax unified
         .thumb
@@ -67,6 +80,60 @@ __gnu_mcount_nc:
         .cfi_startproc
         /* at entry the CFA is sp + 4 (the pushed word); lr is the callee return address */
         .cfi_def_cfa_offset 4
+        push    {r0-r7}                 /* [sp + 32] = pushed word */
+        .cfi_adjust_cfa_offset 32
+        .cfi_rel_offset r4, 16
+        .cfi_rel_offset r5, 20
+        .cfi_rel_offset r6, 24
+        .cfi_rel_offset r7, 28
+        mrs     r3, primask
+        cpsid   i
+        ldr     r0, =profile_state
+        ldm     r0!, {r4, r5, r6}       /* armed_arcs, armed_homes, hash_mul */
+        ldr     r1, [sp, #32]           /* from: the call site */
+        muls    r6, r1, r6              /* h = from * PROFILE_ARC_HASH_MUL mod 2^32 */
+        lsrs    r2, r6, #16
+        uxth    r6, r6
+        muls    r2, r5, r2              /* (h >> 16) * homes */
+        muls    r6, r5, r6              /* (h & 0xFFFF) * homes */
+        lsrs    r6, r6, #16
+        adds    r2, r2, r6
+        lsrs    r2, r2, #16             /* h * homes >> 32: the home slot */
+        lsls    r6, r2, #1
+        adds    r2, r2, r6
+        lsls    r2, r2, #2              /* 12 bytes a record */
+        adds    r4, r4, r2
+        ldm     r4!, {r5, r6}           /* its call site and callee; r4 = &its count */
+        cmp     r5, r1                  /* this call site ... */
+        bne     .Lnext
+        cmp     r6, lr                  /* ... and this callee? */
+        bne     .Lnext
+.Lfound:
+        ldr     r7, [r4]
+        adds    r7, r7, #1              /* 0xFFFFFFFF + 1: the count stays */
+        beq     1f
+        str     r7, [r4]
+1:      msr     primask, r3
+        mov     r2, lr
+        str     r2, [sp, #32]           /* the pushed word's slot: where pc comes from */
+        mov     lr, r1                  /* the pushed word, in lr */
+        pop     {r0-r7, pc}             /* return to the callee, consuming the slot */
+.Lnext:
+        adds    r4, r4, #4              /* the slot after the home: always there */
+        ldm     r4!, {r5, r6}
+        cmp     r5, r1
+        bne     .Lmiss
+        cmp     r6, lr
+        beq     .Lfound
+.Lmiss:
+        msr     primask, r3
+        pop     {r0-r7}
+        .cfi_adjust_cfa_offset -32
+        .cfi_restore r4
+        .cfi_restore r5
+        .cfi_restore r6
+        .cfi_restore r7
+        /* as at entry: the general path */
         push    {r0-r3}                 /* [sp + 16] = pushed word */
         .cfi_adjust_cfa_offset 16
         ldr     r0, [sp, #16]           /* caller_pc: the pushed word */
@@ -76,9 +143,6 @@ __gnu_mcount_nc:
         .cfi_offset lr, -4
         push    {r0}                    /* the pushed word, for lr; sp 8-aligned */
         .cfi_adjust_cfa_offset 4
-        movs    r2, #1                  /* plain code addresses (Thumb bit off) */
-        bics    r0, r2
-        bics    r1, r2
         bl      __profile_mcount
         pop     {r0}                    /* the pushed word ... */
         .cfi_adjust_cfa_offset -4
@@ -86,6 +150,7 @@ __gnu_mcount_nc:
         pop     {r0-r3, pc}             /* arguments back; return to the callee, consuming
                                            the pushed word's slot */
         .cfi_endproc
+        .ltorg
         .size   __gnu_mcount_nc, . - __gnu_mcount_nc
 
 #endif /* CYGFUN_HAL_ARMV6M_PROFILE_MCOUNT */

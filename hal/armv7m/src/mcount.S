@@ -12,22 +12,32 @@
  * and on return the pushed word must be gone and lr must hold it again, because the
  * instrumented function's prologue goes on as though nothing had happened.
  *
- * Pushing five words (r0-r3 and lr) makes sp 8-aligned again, as AAPCS requires for the
- * call into C (eCos's stub pushed an even number of words and left the C handler on a
- * misaligned stack). The one pop then puts the callee return address in ip and the
- * pushed word in lr, consuming it. Everything but ip (which AAPCS lets a veneer clobber
- * anyway) is preserved, and the flags are, too: nothing here sets them, and the C
- * handler's changes to them are allowed at a function call boundary.
+ * The common case -- the arc is already in the table, at its home slot or the one after
+ * it -- is done here (<cyg/profile/arc_table.h> is the contract): with PRIMASK set, hash the
+ * call site, load the record, compare call site and callee, add one to its count
+ * (sticking at 0xFFFFFFFF). 23 instructions from the compiler's push {lr} to the return
+ * into the callee when the arc is at its home, 29 when it is in the next slot. Anything
+ * else (a new arc, one further along, a reset gdb asked for, profiling off, a call site
+ * outside the range) goes to __profile_mcount(call site, callee) in C, with interrupts as
+ * they were, which looks again under its own masking: an interrupt between the two changes
+ * nothing that matters.
  *
- * The path is 9 instructions including the compiler's push/bl, plus the C handler.
+ * Masked from before the lookup to after the increment: a -pg interrupt handler cannot
+ * nest inside (no count lost, no half-made record seen), and neither a snapshot (a TFTP
+ * transfer taken by another thread) nor a reset can swap or clear the table under it; gdb
+ * runs the target out of this function before it reads (gdb/gprof.gdb).
+ *
+ * Pushing seven words (r0-r5 and lr) makes sp 8-aligned again, as AAPCS requires for the
+ * call into C (eCos's stub pushed an even number of words and left the C handler on a
+ * misaligned stack), and frees r4 and r5 for a record's three words in one ldm. The one
+ * pop then puts the callee return address in ip and the pushed word in lr, consuming it.
+ * Everything but ip (which AAPCS lets a veneer clobber anyway) and the flags (dead at a
+ * call; the C handler changes them too) is preserved. The addresses are passed as the
+ * hook got them; the package strips the Thumb bit when it writes gmon.out.
  *
  * FP: the package is built with -mgeneral-regs-only (hal.mk), so __profile_mcount cannot
  * touch FP registers even when the application is built hard-float for a Cortex-M4F/M7,
  * where s0-s15 carry arguments and are caller-saved; this stub saves none of them.
- *
- * Interrupts stay enabled: the C handler (the portable core) masks them around its table
- * update with hal_profile_irq_save(), and everything here is on the current stack, so an
- * interrupt handler built with -pg can nest at any instruction.
  */
 #include <pkgconf/hal_armv7m.h>
 /* The CDL option that compiles this file (hal_armv7m.cdl); without it the file is empty,
@@ -37,28 +47,10 @@
         .syntax unified
         .thumb
 
-        .section .text.__gnu_mcount_nc, "ax", %progbits
-        .cfi_sections .debug_frame
-        .global __gnu_mcount_nc
-        .type   __gnu_mcount_nc, %function
-        .thumb_func
-        .balign 16              /* starts a histogram bucket: its samples stay its own */
-__gnu_mcount_nc:
-        .cfi_startproc
-        /* at entry the CFA is sp + 4 (the pushed word); lr is the callee return address */
-        .cfi_def_cfa_offset 4
-        push    {r0-r3, lr}             /* sp 8-aligned; [sp + 20] = pushed word */
-        .cfi_adjust_cfa_offset 20
-        .cfi_rel_offset lr, 16
-        ldr     r0, [sp, #20]           /* caller_pc: return address into the caller */
-        bic     r0, r0, #1              /* plain code address (Thumb bit off) */
-        bic     r1, lr, #1              /* callee_pc: return address into the callee */
-        bl      __profile_mcount
-        pop     {r0-r3, ip, lr}         /* ip = callee return, lr = pushed word (consumed) */
-        .cfi_adjust_cfa_offset -24
-        .cfi_register lr, ip
-        bx      ip                      /* interworking return into the instrumented code */
-        .cfi_endproc
-        .size   __gnu_mcount_nc, . - __gnu_mcount_nc
+#define ARM_MCOUNT_FUNC_KIND .thumb_func
+#define ARM_MCOUNT_MASK_SAVE_R3 mrs r3, primask
+#define ARM_MCOUNT_MASK_OFF cpsid i
+#define ARM_MCOUNT_MASK_RESTORE_R3 msr primask, r3
+#include <cyg/hal/arm_gnu_mcount_nc.h>
 
 #endif /* CYGFUN_HAL_ARMV7M_PROFILE_MCOUNT */

@@ -5,8 +5,10 @@
  *
  * Format: GNU gmon.out version 1 in the target's byte order and address width:
  *   header    "gmon", u32 version = 1, 12 spare bytes, which this package fills with
- *             u32 samples, u32 samples outside the range, u32 arcs not recorded
- *             (table full + call site outside the range); GNU gprof ignores them
+ *             u32 samples (all), u32 profiler-overhead samples (in no bin), u32 arcs
+ *             not recorded (table full + call site outside the range); GNU gprof
+ *             ignores them. Samples outside the range (or refused by a full bin) =
+ *             samples - overhead - the bins' sum
  *   tag 0     histogram: addr low_pc, addr high_pc, u32 bins, u32 prof_rate,
  *             char[15] "seconds", char 's', then u16 bins
  *   tag 1     one record per arc: addr from_pc (call site), addr self_pc, u32 count
@@ -24,9 +26,9 @@ extern "C" {
 /* Where the last read left off, so sequential reads cost O(bytes read). */
 struct profile_gmon_reader {
     const struct profile_state *state;
-    uint32_t arc_ordinal;   /* arcs emitted before arc_index, in file order */
-    uint32_t arc_slot;      /* hash slot of arc_index */
-    uint32_t arc_index;     /* next arc in file order; 0 when arc_slot's chain is done */
+    uint32_t arc_ordinal;   /* the ordinal (file order) of the arc at arc_slot */
+    uint32_t arc_slot;      /* the arc table slot the cursor is at */
+    uint32_t arc_index;     /* 0 until the cursor is set */
     uint32_t generation;    /* a snapshot's: profile_on/profile_off since then end it */
 };
 

@@ -14,11 +14,6 @@
 #define PROFILE_CALLGRAPH 0
 #endif
 
-/* log2 of the bytes of code per arc hash slot. */
-#ifndef CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT
-#define CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT 8
-#endif
-
 /* Arc record space as a percentage of the profiled code size. */
 #ifndef CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE
 #define CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE 5
@@ -56,9 +51,6 @@
 #define PROFILE_SNAPSHOT PROFILE_TFTP
 #endif
 
-/* Call sites are stored as a 16-bit offset within their hash slot. */
-_Static_assert(CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT >= 4 && CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT <= 16,
-               "CYGNUM_PROFILE_CALLGRAPH_HASH_SHIFT must be 4..16 (cdl/profile_gprof.cdl)");
 _Static_assert(CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE >= 1 && CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE <= 100,
                "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE must be 1..100");
 _Static_assert(CYGNUM_PROFILE_TFTP_PORT >= 1 && CYGNUM_PROFILE_TFTP_PORT <= 65535,

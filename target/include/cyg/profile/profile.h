@@ -56,7 +56,9 @@ int profile_off(void);
 
 /** Loss and activity counters since the last reset. */
 struct profile_stats {
-    uint32_t samples;            /**< timer samples taken, in range or not */
+    uint32_t samples;            /**< timer samples taken, in range or not: in a bin,
+                                      outside the range, profiler overhead, or refused
+                                      by a full bin */
     uint32_t samples_out_of_range; /**< samples whose PC lay outside [start, end) */
     uint32_t buckets_saturated;  /**< buckets stuck at 0xFFFF */
     uint32_t arcs;               /**< distinct arcs recorded */
@@ -66,6 +68,9 @@ struct profile_stats {
     uint32_t bytes_allocated;    /**< memory profile_on took for histogram and arcs */
     uint32_t samples_total;      /**< every sample since profile_on, across resets and
                                       extractions (wraps at 2^32) */
+    uint32_t samples_overhead;   /**< samples whose PC was in the profiler's own code
+                                      (mcount, its stub, ...): counted in samples, never
+                                      in a bin, so that the histogram is the user's code */
 };
 
 /**
