@@ -1,6 +1,7 @@
 # host/: tgprof, the gprof-compatible analyzer (issue 5).  Included by the top Makefile.
 #   make build/host/tgprof     the tool (also: make host)
 #   make test                  host/tests/*.sh compare tgprof with GNU gprof byte for byte
+#   make test-host             the same host tests alone (no QEMU)
 #   make bench                 host/bench/run.sh times both tools on large generated inputs
 #   make fuzz                  libFuzzer on the gmon.out and ELF readers
 #   make install-host          $(PREFIX)/bin/tgprof and $(PREFIX)/share/man/man1/tgprof.1
@@ -34,9 +35,16 @@ $(HOST_GEN): host/tests/gen-gmon.c
 .PHONY: host
 host: $(TGPROF)
 
-TESTS     += host/tests/compare-native.sh host/tests/compare-synthetic.sh host/tests/robustness.sh host/tests/outputs.sh host/tests/compare-firmware.sh \
+HOST_TESTS := host/tests/compare-native.sh host/tests/compare-synthetic.sh host/tests/robustness.sh host/tests/outputs.sh host/tests/compare-firmware.sh \
              host/tests/install.sh host/tests/regressions.sh
+TESTS     += $(HOST_TESTS)
 TEST_DEPS += $(TGPROF) $(TGPROF_SAN) $(HOST_GEN)
+
+# make test-host: the host tests alone (no QEMU; compare-firmware.sh compares whatever
+# firmware profiles $(BUILD) already holds).
+.PHONY: test-host
+test-host: $(TGPROF) $(TGPROF_SAN) $(HOST_GEN)
+	@BUILD=$(BUILD) tools/run-tests $(HOST_TESTS)
 
 BENCHES    += host/bench/run.sh
 BENCH_DEPS += $(TGPROF) $(HOST_GEN)

@@ -139,9 +139,25 @@ static void add_arc(struct profile *p, uint64_t from, uint64_t self, uint64_t co
 	p->arcs[p->narcs++] = (struct raw_arc){from, self, count};
 }
 
+/* The header's 12 spare bytes at offset 8: the project's target writes three u32 there
+ * (file byte order): samples taken, profiler-overhead samples (their PC was in the
+ * profiling package's own code: counted, in no bin), arcs not recorded.  GNU gprof
+ * ignores them; glibc writes zeros. */
+static int read_counters(struct reader *r, struct gmon_file_info *fi)
+{
+	uint64_t samples, overhead, arcs;
+	if (rd(r, 4, &samples, "header") || rd(r, 4, &overhead, "header") ||
+	    rd(r, 4, &arcs, "header"))
+		return -1;
+	fi->samples_total = (uint32_t)samples;
+	fi->samples_overhead = (uint32_t)overhead;
+	fi->arcs_dropped = (uint32_t)arcs;
+	return 0;
+}
+
 static int parse_gnu(struct profile *p, struct reader *r, struct gmon_file_info *fi)
 {
-	uint64_t v, a, b, c;
+	uint64_t v;
 	r->off = 4;
 	if (rd(r, 4, &v, "header version"))
 		return -1;
@@ -149,11 +165,8 @@ static int parse_gnu(struct profile *p, struct reader *r, struct gmon_file_info 
 		return error("%s: offset 4: unsupported gmon version %llu (expected 1)", r->name,
 			     (unsigned long long)v);
 	fi->version = (int)v;
-	if (rd(r, 4, &a, "header") || rd(r, 4, &b, "header") || rd(r, 4, &c, "header"))
+	if (read_counters(r, fi))
 		return -1;
-	fi->loss_total = a;
-	fi->loss_outside = b;
-	fi->loss_dropped = c;
 	while (r->off < r->len) {
 		size_t at = r->off;
 		int tag = r->buf[r->off++];
@@ -265,6 +278,55 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
 	return 0;
 }
 
+/* A copy of every histogram's bins, to tell what one file adds. */
+static uint64_t **bins_copy(const struct profile *p)
+{
+	uint64_t **prev = xcalloc(p->nhists, sizeof *prev);
+	for (unsigned i = 0; i < p->nhists; i++) {
+		prev[i] = xmalloc(p->hists[i].num_bins * sizeof **prev);
+		memcpy(prev[i], p->hists[i].sample, p->hists[i].num_bins * sizeof **prev);
+	}
+	return prev;
+}
+
+/* What a file added to the bins since bins_copy (BEFORE histograms then): the sum, and
+ * whether a bin got exactly 65535.  Saturation is judged on what this file adds to each
+ * bin, over all its records for the range: a sum written by -s splits a bin over 65535
+ * into several records, whose first ones hold 0xffff without being saturated. */
+static uint64_t bins_added(const struct profile *p, uint64_t **prev, unsigned before,
+			   int *saturated)
+{
+	uint64_t sum = 0;
+	*saturated = 0;
+	for (unsigned i = 0; i < p->nhists; i++)
+		for (uint32_t b = 0; b < p->hists[i].num_bins; b++) {
+			uint64_t added = p->hists[i].sample[b] - (i < before ? prev[i][b] : 0);
+			sum += added;
+			*saturated |= added == 0xffff;
+		}
+	return sum;
+}
+
+static void bins_copy_free(uint64_t **prev, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		free(prev[i]);
+	free(prev);
+}
+
+/* The target's losses in one file: samples = overhead + the bins' sum + samples outside
+ * the range (or refused by a full bin).  Counters that do not add up (a header that is
+ * not the target's) say nothing about samples lost. */
+static void report_loss(const struct gmon_file_info *fi)
+{
+	uint64_t accounted = (uint64_t)fi->samples_overhead + fi->samples_binned;
+	uint64_t outside = fi->samples_total > accounted ? fi->samples_total - accounted : 0;
+	if (outside || fi->arcs_dropped)
+		warning("%s: target lost data: %llu of %u samples fell outside the histogram "
+			"range (or in a full bin), %u call arcs were not recorded", fi->name,
+			(unsigned long long)outside, fi->samples_total, fi->arcs_dropped);
+}
+
 /* FORMAT: 0 auto, 1 GNU ("magic"), 2 BSD. */
 int gmon_parse(struct profile *p, const char *name, const unsigned char *buf, size_t len,
 	       int format)
@@ -277,35 +339,43 @@ int gmon_parse(struct profile *p, const char *name, const unsigned char *buf, si
 	int is_gnu = len >= 4 && !memcmp(buf, GMON_MAGIC, 4);
 	if (format == 1 && !is_gnu)
 		return error("%s: offset 0: bad magic (not a GNU gmon.out file)", name);
-	/* Saturation is judged on what this file adds to each bin, over all its records for
-	 * the range: a sum written by -s splits a bin over 65535 into several records, whose
-	 * first ones hold 0xffff without being saturated. */
 	unsigned before = p->nhists;
-	uint64_t **prev = xcalloc(before, sizeof *prev);
-	for (unsigned i = 0; i < before; i++) {
-		prev[i] = xmalloc(p->hists[i].num_bins * sizeof **prev);
-		memcpy(prev[i], p->hists[i].sample, p->hists[i].num_bins * sizeof **prev);
-	}
+	uint64_t **prev = bins_copy(p);
 	int rc = (is_gnu && format != 2) ? parse_gnu(p, &r, fi) : parse_bsd(p, &r, fi);
 	int saturated = 0;
-	for (unsigned i = 0; i < p->nhists && !rc; i++)
-		for (uint32_t b = 0; b < p->hists[i].num_bins && !saturated; b++)
-			saturated = p->hists[i].sample[b] - (i < before ? prev[i][b] : 0) == 0xffff;
-	for (unsigned i = 0; i < before; i++)
-		free(prev[i]);
-	free(prev);
+	if (!rc)
+		fi->samples_binned = bins_added(p, prev, before, &saturated);
+	bins_copy_free(prev, before);
 	if (rc)
 		return rc;
-	if (fi->loss_outside || fi->loss_dropped)
-		warning("%s: target lost data: %u of %u samples fell outside the histogram "
-			"range, %u call arcs were dropped", name, fi->loss_outside, fi->loss_total,
-			fi->loss_dropped);
-	else if (fi->loss_total && !quiet)
-		fprintf(stderr, "%s: note: %s: target took %u samples, none lost\n", progname,
-			name, fi->loss_total);
+	report_loss(fi);
 	if (saturated)
 		warning("%s: histogram bins saturated at 65535 samples: times are too low", name);
 	return 0;
+}
+
+/* The target's counters summed over the files read, in 64 bits. */
+void gmon_counters(const struct profile *p, uint64_t sum[3])
+{
+	sum[0] = sum[1] = sum[2] = 0;
+	for (unsigned i = 0; i < p->nfiles; i++) {
+		sum[0] += p->files[i].samples_total;
+		sum[1] += p->files[i].samples_overhead;
+		sum[2] += p->files[i].arcs_dropped;
+	}
+}
+
+/* One line for all the files read: the share of the samples taken in the profiling
+ * package's own code.  Nothing when no file has the target's counters. */
+void gmon_report_overhead(const struct profile *p)
+{
+	uint64_t c[3];
+	gmon_counters(p, c);
+	if (!c[0] || quiet)
+		return;
+	fprintf(stderr, "%s: profiler overhead: %.1f%% of samples (%llu of %llu), not charged "
+		"to any function\n", progname, 100.0 * (double)c[1] / (double)c[0],
+		(unsigned long long)c[1], (unsigned long long)c[0]);
 }
 
 int gmon_read(struct profile *p, const char *path, int format)

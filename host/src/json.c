@@ -45,10 +45,11 @@ int json_write(struct analysis *a, const char *path)
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
 		jstr(f, fi->name);
 		fprintf(f, ", \"format\": \"%s\", \"version\": %d, \"histograms\": %d, \"arcs\": %d, "
-			   "\"basic_blocks\": %d, \"samples_total\": %u, \"samples_outside\": %u, "
+			   "\"basic_blocks\": %d, \"samples_total\": %u, \"samples_overhead\": %u, "
 			   "\"arcs_dropped\": %u}",
 			fi->format == 0 ? "gnu" : fi->format == 1 ? "bsd44" : "oldbsd", fi->version,
-			fi->nhist, fi->narcs, fi->nbbs, fi->loss_total, fi->loss_outside, fi->loss_dropped);
+			fi->nhist, fi->narcs, fi->nbbs, fi->samples_total, fi->samples_overhead,
+			fi->arcs_dropped);
 	}
 	fprintf(f, "\n  ],\n  \"rate\": %u,\n  \"dimension\": ", p->hz);
 	jstr(f, p->dimension);

@@ -72,8 +72,8 @@ static void usage(FILE *f)
 "  --time-unit=s|ms|us         print times in the flat profile and call graph in\n"
 "                              this unit (default s, as gprof)\n"
 "Warnings gprof does not give (saturated bins, merged files with different rates,\n"
-"zero profiling rate, arcs outside every symbol, data lost on the target) go to\n"
-"standard error.\n");
+"zero profiling rate, arcs outside every symbol, data lost on the target) and the\n"
+"target's profiler overhead go to standard error.\n");
 }
 
 enum { OPT_DEMANGLE = 300, OPT_NO_DEMANGLE, OPT_INLINE_FILES,
@@ -327,6 +327,7 @@ int main(int argc, char **argv)
 			first_output = 0;
 		}
 	} while (++optind < argc);
+	gmon_report_overhead(&prof);
 	if (prof.nbbs && o.lines)
 		bb_assign(&tab, &prof);
 	else if (prof.nbbs)

@@ -2,7 +2,7 @@
  * writes it, except that a bin sum over 65535 (or an arc count over 2^32-1) does not
  * get truncated: the rest goes into further records for the same range or arc, which
  * gprof and tgprof add up when they read the file.  The header's spare bytes carry the
- * summed loss counters of the inputs.  Basic-block counts are written as gprof writes
+ * target's counters summed over the inputs.  Basic-block counts are written as gprof writes
  * them: those kept under -l, none otherwise. */
 #include <errno.h>
 #include <string.h>
@@ -26,6 +26,18 @@ static void put_vma(struct writer *w, uint64_t v)
 	put(w, v, w->is64 ? 8 : 4);
 }
 
+/* gprof leaves the header's 12 spare bytes uninitialized; we write the target's counters
+ * summed over the inputs (samples, profiler overhead, arcs not recorded), each u32 in
+ * the file's byte order, held at 2^32-1 rather than wrapped. */
+static void put_counters(struct writer *w, const struct profile *p)
+{
+	uint64_t c[3];
+	gmon_counters(p, c);
+	put(w, c[0] > UINT32_MAX ? UINT32_MAX : c[0], 4);
+	put(w, c[1] > UINT32_MAX ? UINT32_MAX : c[1], 4);
+	put(w, c[2] > UINT32_MAX ? UINT32_MAX : c[2], 4);
+}
+
 int gmon_write_sum(const struct profile *p, const struct analysis *a, const char *path)
 {
 	struct writer w = {fopen(path, "wb"), p->big_endian, p->is64};
@@ -33,15 +45,7 @@ int gmon_write_sum(const struct profile *p, const struct analysis *a, const char
 		return error("%s: %s", path, strerror(errno));
 	fwrite("gmon", 1, 4, w.f);
 	put(&w, 1, 4);
-	/* gprof leaves these 12 bytes uninitialized; we write the summed loss counters. */
-	uint32_t loss[3] = {0, 0, 0};
-	for (unsigned i = 0; i < p->nfiles; i++) {
-		loss[0] += p->files[i].loss_total;
-		loss[1] += p->files[i].loss_outside;
-		loss[2] += p->files[i].loss_dropped;
-	}
-	for (int i = 0; i < 3; i++)
-		put(&w, loss[i], 4);
+	put_counters(&w, p);
 	for (unsigned r = 0; r < p->nhists; r++) {
 		const struct hist *h = &p->hists[r];
 		uint64_t done = 0;

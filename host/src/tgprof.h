@@ -152,7 +152,10 @@ struct gmon_file_info {
 	int nhist, narcs, nbbs;
 	int format;                /* 0 GNU, 1 4.4BSD, 2 old BSD */
 	uint32_t prof_rate;
-	uint32_t loss_total, loss_outside, loss_dropped;
+	/* The project's target's counters, from the GNU header's spare bytes (0 in other
+	 * files): samples taken, profiler-overhead samples (in no bin), arcs not recorded. */
+	uint32_t samples_total, samples_overhead, arcs_dropped;
+	uint64_t samples_binned;   /* what this file added to the histogram bins */
 };
 
 struct profile {
@@ -174,6 +177,8 @@ struct profile {
 };
 
 int gmon_read(struct profile *p, const char *path, int format);
+void gmon_counters(const struct profile *p, uint64_t sum[3]);
+void gmon_report_overhead(const struct profile *p);
 int gmon_parse(struct profile *p, const char *name, const unsigned char *buf, size_t len,
 	       int format);
 int hist_check_overlap(struct profile *p);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tgprof against GNU gprof on the firmware profiles the rest of the project produces
 # (QEMU tests: calls, TFTP gets and abuse; make demo, make bench: gmon.out files with the
-# target's loss counters, 32- or 64-bit), each board's with the gprof of its toolchain
+# target's counters, 32- or 64-bit), each board's with the gprof of its toolchain
 # (the board's CROSS_COMPILE: arm-none-eabi-gprof, riscv64-unknown-elf-gprof).  Runs on
 # whatever pairs exist; run after the QEMU tests (make test runs them first) or make demo.
 set -u

@@ -210,20 +210,82 @@ else
 	sed 's/^/# /' our.err | head -5
 fi
 
-# The target's loss counters in the header's spare bytes: reported, output unchanged.
-"$G" gmon arm.elf l.out -s 41 -l 5000,12,3
-same "loss counters do not change the output" arm-none-eabi-gprof -b arm.elf l.out
-if grep -q "12 of 5000 samples fell outside the histogram range, 3 call arcs were dropped" our.err; then
-	ok "loss counters reported as a warning"
+# The target's counters in the header's spare bytes (u32 samples taken, profiler
+# overhead, arcs not recorded; the file's byte order): standard output stays gprof's; one
+# line on stderr gives the overhead's share, for all the files read; samples outside the
+# range (samples - overhead - the bins' sum) and arcs not recorded are warned about, per
+# file; -s writes the sums into gmon.sum.  gen-gmon -n puts all its samples into bins.
+# overhead_line N M: the line for N overhead samples of M.
+overhead_line() {
+	printf 'tgprof: profiler overhead: %s%% of samples (%s of %s), not charged to any function' \
+		"$(awk -v n="$1" -v m="$2" 'BEGIN { printf "%.1f", 100 * n / m }')" "$1" "$2"
+}
+# stderr_is NAME EXPECTED: our.err holds exactly EXPECTED (nothing if it is empty)
+stderr_is() {
+	if [ "$(cat our.err)" = "$2" ]; then
+		ok "$1"
+	else
+		nok "$1: standard error differs"; diff <(printf '%s\n' "$2") our.err | head -6 | sed 's/^/# /'
+	fi
+}
+# header_words FILE BIG: the three u32 at offset 8
+header_words() {
+	python3 -c 'import struct, sys; d = open(sys.argv[1], "rb").read()
+print(*struct.unpack_from((">" if sys.argv[2] == "1" else "<") + "3I", d, 8))' "$@"
+}
+[ "$(overhead_line 925 1925)" = \
+	"tgprof: profiler overhead: 48.1% of samples (925 of 1925), not charged to any function" ] ||
+	nok "overhead_line (the test's own helper) is wrong: $(overhead_line 925 1925)"
+for elf in "${elfs[@]}"; do
+	gp=arm-none-eabi-gprof big=0
+	case $elf in x86.elf|ppc64.elf) gp=gprof;; esac
+	case $elf in armbe.elf|ppc64.elf) big=1;; esac
+	"$G" gmon $elf o1 -s 41 -n 1000 -l 1925,925,0
+	same "$elf profiler-overhead counters do not change the output" $gp -b $elf o1
+	stderr_is "$elf profiler overhead: the line, nothing else" "$(overhead_line 925 1925)"
+	rm -f o1.json && "$T" -b --json=o1.json $elf o1 > /dev/null 2> our.err
+	if python3 -c 'import json, sys; f = json.load(open("o1.json"))["files"][0]
+sys.exit((f["samples_total"], f["samples_overhead"], f["arcs_dropped"]) != (1925, 925, 0))'; then
+		ok "$elf JSON: the file's counters (samples_total, samples_overhead, arcs_dropped)"
+	else
+		nok "$elf JSON: the file's counters: $(head -c 300 our.err)"
+	fi
+	"$G" gmon $elf o2 -s 46 -n 3000 -l 3075,75,0
+	same "$elf two files with counters: output as gprof's" $gp -b $elf o1 o2
+	stderr_is "$elf two files: one line, with the sums" "$(overhead_line 1000 5000)"
+	"$G" gmon $elf z1 -s 47 -n 500
+	same "$elf a file with counters and one without" $gp -b $elf z1 o1
+	stderr_is "$elf a file with counters and one without: one line, the first's counters" \
+		"$(overhead_line 925 1925)"
+	"$T" -b $elf z1 z1 > /dev/null 2> our.err
+	stderr_is "$elf no counters (zero words, as glibc writes): nothing on stderr" ""
+	"$G" gmon $elf z2 -s 48 -n 500 -l 0,7,0
+	"$T" -b $elf z2 > /dev/null 2> our.err
+	stderr_is "$elf samples word 0: no overhead line" ""
+	"$G" gmon $elf l1 -s 49 -n 1000 -l 1300,200,3
+	same "$elf loss counters do not change the output" $gp -b $elf l1
+	stderr_is "$elf samples outside the range and arcs not recorded: a warning, and the line" \
+		"tgprof: warning: l1: target lost data: 100 of 1300 samples fell outside the histogram range (or in a full bin), 3 call arcs were not recorded
+$(overhead_line 200 1300)"
+	rm -f gmon.sum && "$T" -s $elf o1 o2 l1 > /dev/null 2> our.err
+	words=$(header_words gmon.sum $big 2> /dev/null)
+	if sanitizer_clean our.err && [ "$words" = "6300 1200 3" ]; then
+		ok "$elf -s: gmon.sum's header holds the summed counters"
+	else
+		nok "$elf -s: gmon.sum's header words: '$words', not '6300 1200 3'"
+	fi
+	"$T" -b $elf gmon.sum > /dev/null 2> our.err
+	stderr_is "$elf gmon.sum read back: the summed line, the loss warning" \
+		"tgprof: warning: gmon.sum: target lost data: 100 of 6300 samples fell outside the histogram range (or in a full bin), 3 call arcs were not recorded
+$(overhead_line 1200 6300)"
+done
+# a glibc gmon.out (gcc -pg): its spare bytes are zero, nothing on stderr
+if gcc -pg -O1 "$OLDPWD/host/tests/progs/cycles.c" -o native.elf && ./native.elf 20 > /dev/null &&
+	[ "$(header_words gmon.out 0)" = "0 0 0" ]; then
+	same "glibc's gmon.out" gprof -b native.elf gmon.out
+	stderr_is "glibc's gmon.out: nothing on stderr" ""
 else
-	nok "loss counters not reported"; sed 's/^/# /' our.err
-fi
-"$G" gmon arm.elf l.out -s 41 -l 5000,0,0
-"$T" -b arm.elf l.out > /dev/null 2> our.err
-if grep -q "note: l.out: target took 5000 samples, none lost" our.err && ! grep -q warning our.err; then
-	ok "loss counters without loss: a note, no warning"
-else
-	nok "loss counters without loss"; sed 's/^/# /' our.err
+	nok "a glibc gmon.out with zero spare bytes (cycles.c, gcc -pg)"
 fi
 "$G" gmon x86.elf sat.out -s 42 -S
 "$T" -b x86.elf sat.out > /dev/null 2> our.err

@@ -3,7 +3,8 @@
  *                                    aliases, clone-like names), for any GNU assembler
  *   gen-gmon gmon ELF OUT [opts]     a gmon.out for ELF's functions:
  *       -s SEED  -a ARCS  -n SAMPLES  -k BYTES_PER_BIN  -r RATE  -f gnu|bsd44|oldbsd
- *       -l TOTAL,OUTSIDE,DROPPED (loss counters in the header spare bytes)
+ *       -l SAMPLES,OVERHEAD,ARCS (the target's counters in the header's spare bytes:
+ *             samples taken, profiler-overhead samples, arcs not recorded)
  *       -2 (two disjoint histogram records)  -S (saturate one bin)  -c (a chain, no cycles)
  *       -H (no histogram record)  -B NBINS (any number of bins: fractional bin sizes)
  *       -d DIM[,ABBREV] (the histogram's dimension, default "seconds",s)
