@@ -3,7 +3,8 @@
 # shares lives here once: the exception model (vector table at VBAR, mode stacks, the IRQ
 # entry that acknowledges, dispatches and nests by GIC priority), reset and the C runtime
 # start, the GIC, semihosting, the mcount stub, the linker script's sections.
-HAL_INC     := hal/armv7a/include
+# (hal/arm: what the ARMv7-M and ARMv7-A HALs share, the body of their mcount stub)
+HAL_INC     := hal/armv7a/include hal/arm/include
 HAL_SRCS    := hal/armv7a/src/vectors.S hal/armv7a/src/startup.c hal/armv7a/src/gic.c \
                hal/armv7a/src/semihosting.S hal/armv7a/src/mcount.S
 HAL_CDL     := hal/armv7a/hal_armv7a.cdl

@@ -3,7 +3,8 @@
 include hal/cortexm/cortexm.mk
 HAL_CROSS_COMPILE := arm-none-eabi-
 # The architecture alone (make BOARD=none: firmware with its own startup and timer).
-HAL_ARCH_INC  := hal/armv7m/include $(CORTEXM_INC)
+# (hal/arm: what the ARMv7-M and ARMv7-A HALs share, the body of their mcount stub)
+HAL_ARCH_INC  := hal/armv7m/include hal/arm/include $(CORTEXM_INC)
 HAL_ARCH_SRCS := hal/armv7m/src/mcount.S
 HAL_ARCH_CDL  := hal/armv7m/hal_armv7m.cdl
 # With the Cortex-M parts every board of ours shares.

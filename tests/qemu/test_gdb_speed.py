@@ -48,8 +48,8 @@ def main():
             "cd " + dirs["dump"], "gprof_dump",
             "cd " + dirs["after_dump"], "gprof_fetch",
             # The target applies the reset itself and records afresh: bench_mark(3)'s own
-            # mcount call, then spin()'s.
-            "break _exit", "continue",
+            # mcount call, then spin()'s, up to the next profile_on (the workload's).
+            "tbreak *profile_on", "continue",
             "cd " + dirs["later"], "gprof_fetch",
             "kill",
         ], timeout=300)
