@@ -96,14 +96,20 @@ TEST_DEPS += $(TFTP_FW)
 
 # ---- every board: the board suite (a board is a parameter, not a copy of the tests) ----
 # What every board passes: exact call counts, the mcount stub's ABI from gdb, loss counters,
-# gdb extraction (test_calls.py); make demo, and make demo-tftp where the board has a network
-# interface (test_demo.sh); TFTP gets with real clients there too (test_tftp.py).
+# gdb extraction (test_calls.py); code that runs from RAM, .ramfunc, where the linker script
+# puts it and the startup copies it (test_ramfunc.py); make demo, and make demo-tftp where
+# the board has a network interface (test_demo.sh); TFTP gets with real clients there too
+# (test_tftp.py).
 # mps2-an385, the reference board, runs everything above as well: the portable code's
 # exactness sweeps, option builds and attacks do not depend on the board.
 REFERENCE_BOARD := mps2-an385
 board_has_net = $(wildcard boards/$(1)/net.mk)
-board_suite = tests/qemu/test_calls.py tests/qemu/test_demo.sh $(if $(call board_has_net,$(1)),tests/qemu/test_tftp.py)
-BOARD_SUITE_DEPS := $(TB)/fw/calls.elf $(TB)/fw/demo.elf $(if $(call board_has_net,$(BOARD)),$(TFTP_FW))
+$(eval $(call firmware,ramfunc,tests/qemu/ramfunc.c,tests/qemu/support.c))
+# (make test: this board's run; the other boards' suites below)
+TESTS     += tests/qemu/test_ramfunc.py
+TEST_DEPS += $(TB)/fw/ramfunc.elf
+board_suite = tests/qemu/test_calls.py tests/qemu/test_ramfunc.py tests/qemu/test_demo.sh $(if $(call board_has_net,$(1)),tests/qemu/test_tftp.py)
+BOARD_SUITE_DEPS := $(TB)/fw/calls.elf $(TB)/fw/ramfunc.elf $(TB)/fw/demo.elf $(if $(call board_has_net,$(BOARD)),$(TFTP_FW))
 
 .PHONY: test-board test-board-deps
 test-board-deps: $(SETUP_STAMP) $(BOARD_SUITE_DEPS)

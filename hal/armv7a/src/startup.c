@@ -23,6 +23,7 @@
 
 /* Linker script symbols (hal/armv7a/armv7a.ld). */
 extern uint32_t __data_start[], __data_end[], __data_load[];
+extern char _sramfunc[], _eramfunc[], _siramfunc[];
 extern uint32_t __bss_start[], __bss_end[];
 
 extern int main(void);
@@ -55,12 +56,43 @@ _Static_assert(BOARD_IRQ_COUNT % 32 == 0 && BOARD_IRQ_COUNT <= 1020,
 _Static_assert(BOARD_PROFILE_TIMER_IRQ >= GIC_SGI_COUNT && BOARD_PROFILE_TIMER_IRQ < BOARD_IRQ_COUNT,
                "the profile timer is a peripheral interrupt (its IAR value is its ID)");
 
+/*
+ * Code written as data in [start, end) made visible to instruction fetch: the ARMv7-A
+ * sequence for new or changed instructions (ARM ARM, "ordering of cache and branch
+ * predictor maintenance operations"): clean the data cache lines to the point of
+ * unification (DCCMVAU) so that the instruction side can see them, DSB so that the cleans
+ * have completed, invalidate the instruction cache (ICIALLU; on this CPU only: nothing runs
+ * on the others) and the branch predictors (BPIALL: they hold targets of what was at these
+ * addresses before), DSB so that those have completed, ISB so that nothing already fetched
+ * is executed from before. Reset leaves the MMU and the caches off (data accesses are then
+ * uncached, and the cleans do nothing), and QEMU keeps its translated code coherent with
+ * memory itself; a Cortex-A9 with its caches on needs all of it, and so does firmware
+ * whose boot code turns them on before this runs.
+ */
+static void armv7a_sync_icache(const char *start, const char *end)
+{
+    uint32_t ctr;
+    __asm__ volatile("mrc p15, 0, %0, c0, c0, 1" : "=r"(ctr)); /* CTR */
+    uintptr_t line = (uintptr_t)4 << ((ctr >> 16) & 0xFu);     /* DminLine: log2(words) */
+    for (uintptr_t a = (uintptr_t)start & ~(line - 1); a < (uintptr_t)end; a += line)
+        __asm__ volatile("mcr p15, 0, %0, c7, c11, 1" : : "r"(a) : "memory"); /* DCCMVAU */
+    __asm__ volatile("dsb\n\t"
+                     "mcr p15, 0, %0, c7, c5, 0\n\t" /* ICIALLU */
+                     "mcr p15, 0, %0, c7, c5, 6\n\t" /* BPIALL */
+                     "dsb\n\t"
+                     "isb"
+                     : : "r"(0) : "memory");
+}
+
 /* Entered from Reset_Handler in SYS mode, on the main stack, interrupts masked. */
 void armv7a_start(void)
 {
-    /* C runtime: initialised data from its load image, zeroed bss. */
+    /* C runtime: the code that runs from RAM (.ramfunc) and initialised data from their
+     * load images, zeroed bss; before anything that could call such code or read data. */
+    memcpy(_sramfunc, _siramfunc, (size_t)(_eramfunc - _sramfunc));
     memcpy(__data_start, __data_load, (size_t)((char *)__data_end - (char *)__data_start));
     memset(__bss_start, 0, (size_t)((char *)__bss_end - (char *)__bss_start));
+    armv7a_sync_icache(_sramfunc, _eramfunc);
 
     armv7a_gic_init();
     board_init();

@@ -19,6 +19,7 @@
 /* Linker script symbols (hal/cortexm/cortexm.ld). */
 extern uint32_t __stack_top[];
 extern uint32_t __data_start[], __data_end[], __data_load[];
+extern char _sramfunc[], _eramfunc[], _siramfunc[];
 extern uint32_t __bss_start[], __bss_end[];
 
 extern int main(void);
@@ -95,9 +96,21 @@ void Reset_Handler(void)
     if ((uintptr_t)__vectors != 0)
         SCB_VTOR = (uint32_t)(uintptr_t)__vectors;
 
-    /* C runtime: initialised data from its load image, zeroed bss. */
+    /* C runtime: the code that runs from RAM (.ramfunc) and initialised data from their
+     * load images, zeroed bss; before anything that could call such code or read data. */
+    memcpy(_sramfunc, _siramfunc, (size_t)(_eramfunc - _sramfunc));
     memcpy(__data_start, __data_load, (size_t)((char *)__data_end - (char *)__data_start));
     memset(__bss_start, 0, (size_t)((char *)__bss_end - (char *)__bss_start));
+    /*
+     * The .ramfunc code was written as data; the first fetch of it must see the stores.
+     * DSB: the stores have completed (left the write buffer) before what follows; ISB: no
+     * instruction after this one was fetched before that (ARMv7-M/v8-M ARM, "ensuring the
+     * visibility of updates to instructions"). No cache needs maintenance: caches are off
+     * at reset (the Cortex-M7's CCR.IC/DC), and the other cores have none. (Firmware that
+     * writes code into RAM with the Cortex-M7's caches on cleans the D-cache lines to the
+     * point of unification and invalidates the I-cache before its DSB/ISB.)
+     */
+    cortexm_barrier();
 
     board_init();
     __asm__ volatile("cpsie i" : : : "memory");

@@ -2,9 +2,10 @@
  * Reset (the C part, after vectors.S has set gp, sp, tp and mtvec) and the traps nobody
  * handles, for every RISC-V board in machine mode.
  *
- * Reset: copies .data (with .tdata, the TLS block's initial image) from its load address,
- * zeroes .bss (with .tbss), quiets the machine timer and the interrupt controllers, calls
- * board_init(), enables interrupts, runs the constructors and exits with main's status.
+ * Reset: copies .ramfunc (the code that runs from RAM) and .data (with .tdata, the TLS
+ * block's initial image) from their load addresses, zeroes .bss (with .tbss), quiets the
+ * machine timer and the interrupt controllers, calls board_init(), enables interrupts,
+ * runs the constructors and exits with main's status.
  *
  * Traps: hal_riscv_trap() is what vectors.S calls for every trap but the machine timer's.
  * Interrupts go to irq.c's dispatch. An exception ends the run loudly rather than hanging a
@@ -25,6 +26,7 @@
 /* Linker script symbols (hal/riscv/riscv.ld). */
 extern char __data_start[], __data_end[], __data_load[];
 extern char __bss_start[], __bss_end[];
+extern char _sramfunc[], _eramfunc[], _siramfunc[];
 
 extern int main(void);
 extern void __libc_init_array(void);
@@ -34,8 +36,17 @@ uintptr_t hal_riscv_trap(uintptr_t mcause, uintptr_t mepc);
 
 void hal_riscv_cstart(void)
 {
+    /* The code that runs from RAM (.ramfunc) and initialised data from their load images,
+     * zeroed bss; before anything that could call such code or read data. */
+    memcpy(_sramfunc, _siramfunc, (size_t)(_eramfunc - _sramfunc));
     memcpy(__data_start, __data_load, (size_t)(__data_end - __data_start));
     memset(__bss_start, 0, (size_t)(__bss_end - __bss_start));
+    /* A hart's instruction fetches need not see its own stores until it executes a
+     * FENCE.I (Zifencei; part of I in ISA spec 2.2, which the boards assemble for): an
+     * instruction cache or prefetch may hold what was at these addresses before. QEMU
+     * keeps its translations coherent without it; hardware need not. (Only this hart runs:
+     * others would need one of their own.) */
+    __asm__ volatile("fence.i" : : : "memory");
 
     hal_riscv_mtimer_init();
     hal_riscv_irq_init();
