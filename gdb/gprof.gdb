@@ -26,6 +26,11 @@
 #
 # Samples whose PC was in the package's own code are profiler overhead: counted in the
 # header, never in a bin (target/src/hist.c); the summary says how many.
+#
+# A bucket counted past 0xFFFF keeps the rest in an overflow entry (profile_state.ovf,
+# sorted by bin): gmon.out's bins are 16-bit, so such a bucket goes out as one-bucket
+# records of its range whose counts add up to its count (GNU gprof adds them up), between
+# records of the bins around it, as target/src/gmon.c writes them.
 
 python
 import os
@@ -167,6 +172,9 @@ class GprofData:
         except gdb.error:
             self.frozen_samples = None
         self.arcs = []  # (from_pc, self_pc, count) in the target serializer's order
+        self.ovf = []   # (bin, high) of the overflow entries in use, in bin order
+        self.ovf_capacity = int(s["ovf_capacity"])
+        self.bucket_shift = int(s["bucket_shift"])
         if self.reset_pending:
             # The target resets before it records anything more: the data is empty now.
             self.bins = bytes(2 * self.nbins)
@@ -175,6 +183,12 @@ class GprofData:
             return
         inf = gdb.selected_inferior()
         self.bins = bytes(inf.read_memory(int(s["bins"]), 2 * self.nbins))
+        used = int(s["ovf_used"])
+        if used:
+            size, off = _field_offsets("struct profile_ovf")
+            raw = bytes(inf.read_memory(int(s["ovf"]), size * used))
+            self.ovf = [tuple(struct.unpack_from(self.e + "I", raw, i * size + off[f])[0]
+                              for f in ("bin", "high")) for i in range(used)]
         used = self.counters["arcs_used"]
         if used and int(s["arcs"]):
             # The arc table (target/src/arcs.c): nslots records of three u32, a free one
@@ -199,6 +213,26 @@ class GprofData:
                 raise GprofError("gprof: the arc table holds %d records, arcs_used says %d"
                                  % (found, used))
 
+    def bin(self, b):
+        return struct.unpack_from(self.e + "H", self.bins, 2 * b)[0]
+
+    def hist_records(self):
+        """The histogram records as target/src/gmon.c writes them, in its order: (first
+        bin, bins, None) for bins as they are, (bin, 1, count) for a piece of a bucket
+        past 0xFFFF (65535 each, the last the rest)."""
+        recs, b = [], 0
+        for bin_, high in self.ovf + [(self.nbins, None)]:
+            if bin_ > b:
+                recs.append((b, bin_ - b, None))
+            if high is None:
+                break
+            count = high + self.bin(bin_)
+            n = (count + 65534) // 65535
+            recs += [(bin_, 1, 65535 if k + 1 < n else count - 65535 * (n - 1))
+                     for k in range(n)]
+            b = bin_ + 1
+        return recs
+
     def gmon(self):
         """The gmon.out image, field by field (GNU gmon.out version 1)."""
         e, a = self.e, ("Q" if self.addr_size == 8 else "I")
@@ -206,10 +240,13 @@ class GprofData:
         out = bytearray(b"gmon")
         out += struct.pack(e + "IIII", 1, c["samples"], c["samples_overhead"],
                            c["arcs_dropped"] + c["arcs_out_of_range"])
-        out += struct.pack(e + "B" + a + a + "II", 0, self.low_pc, self.high_pc,
-                           self.nbins, self.prof_rate)
-        out += b"seconds".ljust(15, b"\0") + b"s"
-        out += self.bins
+        for first, n, count in self.hist_records():
+            low = self.low_pc + (first << self.bucket_shift)
+            out += struct.pack(e + "B" + a + a + "II", 0, low, low + (n << self.bucket_shift),
+                               n, self.prof_rate)
+            out += b"seconds".ljust(15, b"\0") + b"s"
+            out += (struct.pack(e + "H", count) if count is not None
+                    else self.bins[2 * first:2 * (first + n)])
         for from_pc, self_pc, count in self.arcs:
             out += struct.pack(e + "B" + a + a + "I", 1, from_pc, self_pc, count)
         return bytes(out)
@@ -224,6 +261,9 @@ def gprof_report(d, path=None):
                          len(d.arcs), d.prof_rate))
     print("gprof: samples %d, outside the range %d, buckets saturated at 0xFFFF %d"
           % (c["samples"], c["samples_out_of_range"], sat))
+    if d.ovf:
+        print("gprof: buckets past 65535 samples %d of %d (in %d histogram records)"
+              % (len(d.ovf), d.ovf_capacity, len(d.hist_records())))
     print("gprof: %s" % overhead_line(c["samples_overhead"], c["samples"]))
     print("gprof: arcs %d of %d, calls dropped (arc table full) %d, calls from outside "
           "the range %d" % (c["arcs_used"], c["arcs_capacity"], c["arcs_dropped"],
@@ -236,8 +276,8 @@ def gprof_report(d, path=None):
         print("gprof: warning: the arc table overflowed; raise "
               "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE")
     if sat:
-        print("gprof: warning: %d buckets saturated; dump more often or sample less often"
-              % sat)
+        print("gprof: warning: %d buckets saturated; dump more often, sample less often or "
+              "raise CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS" % sat)
     if c["samples_out_of_range"]:
         print("gprof: note: %d samples fell outside the profiled range"
               % c["samples_out_of_range"])

@@ -21,13 +21,15 @@ TESTS     += $(UNIT_DIR)/test_core $(UNIT_DIR)/test_core_nosnap
 TEST_DEPS += $(UNIT_DIR)/test_core $(UNIT_DIR)/test_core_nosnap
 
 # profile_on's size arithmetic in the configurations at the edges: the default arc
-# percentage (with snapshots), 1 and 100 (the arc table's cap), and without a call graph
-# (no snapshots).
+# percentage (with snapshots), 1 and 100 (the arc table's cap), without a call graph (no
+# snapshots), and no overflow entries or the most (CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS).
 UNIT_LAYOUT_CFG_default := PROFILE_SNAPSHOT=1
 UNIT_LAYOUT_CFG_pct1    := PROFILE_SNAPSHOT=1 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=1
 UNIT_LAYOUT_CFG_pct100  := PROFILE_SNAPSHOT=0 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE=100
 UNIT_LAYOUT_CFG_nocg    := PROFILE_SNAPSHOT=0 CYGPKG_PROFILE_CALLGRAPH=0
-UNIT_LAYOUT := $(patsubst %,$(UNIT_DIR)/layout-%/test_layout,default pct1 pct100 nocg)
+UNIT_LAYOUT_CFG_ovf0    := PROFILE_SNAPSHOT=1 CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS=0
+UNIT_LAYOUT_CFG_ovf256  := PROFILE_SNAPSHOT=0 CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS=256
+UNIT_LAYOUT := $(patsubst %,$(UNIT_DIR)/layout-%/test_layout,default pct1 pct100 nocg ovf0 ovf256)
 # (the first word is the snapshot setting, the rest CDL user values)
 $(UNIT_DIR)/layout-%/include/pkgconf/profile_gprof.h: $(CDL_UNIT_DEPS) | $(SETUP_STAMP)
 	$(CDL_CONFIGURE) -q --prefix $(UNIT_DIR)/layout-$* $(CDL_UNIT_FILES) \
@@ -38,6 +40,15 @@ $(UNIT_DIR)/layout-%/test_layout: tests/unit/test_layout.c $(UNIT_DEPS) \
 	  tests/unit/test_layout.c $(UNIT_CORE) -Wl,--wrap=malloc -Wl,--wrap=memset -lcmocka -o $@
 TESTS     += $(UNIT_LAYOUT)
 TEST_DEPS += $(UNIT_LAYOUT)
+
+# The core's tests without overflow entries (CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS=0: bins
+# stick at 0xFFFF) and with the most, with snapshots.
+UNIT_OVF := $(UNIT_DIR)/test_core_ovf0 $(UNIT_DIR)/test_core_ovf256
+$(UNIT_OVF): $(UNIT_DIR)/test_core_%: $(UNIT_DEPS) $(UNIT_DIR)/layout-%/include/pkgconf/profile_gprof.h
+	$(CC) -I$(UNIT_DIR)/layout-$*/include $(UNIT_CFLAGS) -DPROFILE_SNAPSHOT=1 tests/unit/test_core.c \
+	  $(UNIT_CORE) -Wl,--wrap=malloc -Wl,--wrap=memset -lcmocka -o $@
+TESTS     += $(UNIT_OVF)
+TEST_DEPS += $(UNIT_OVF)
 
 # ---- QEMU end to end: firmware with known call counts, extracted with gdb/gprof.gdb ----
 $(eval $(call firmware,calls,tests/qemu/calls.c,tests/qemu/support.c))
@@ -186,3 +197,19 @@ TESTS += $(foreach b,$(filter-out $(BOARD),$(OVERHEAD_BOARDS)),tests/qemu/test_o
 ifneq ($(filter $(BOARD),$(OVERHEAD_BOARDS)),)
 test-board-deps: $(TB)/fw/bench.elf
 endif
+
+# =========================================================================================
+# ---- no saturation (issue 14, part 3) -----------------------------------------------------
+# =========================================================================================
+# One bucket sampled 200,000 times at 10 us: every extraction path (gdb, profile_write) and
+# both readers (GNU gprof, tgprof) show all of them. On every board (the board suite): the
+# sample path and the file's records are each architecture's own; a few seconds a board.
+$(eval $(call firmware,hot_bucket,,tests/qemu/hot_bucket.c))
+# (the firmware counts the samples in its hot bucket before the package sees them)
+$(TB)/fw/hot_bucket.elf: APP_LDFLAGS += -Wl,--wrap=__profile_hit
+$(eval board_suite_before_hot_bucket = $(value board_suite))
+board_suite = $(call board_suite_before_hot_bucket,$(1)) tests/qemu/test_hot_bucket.py
+# (tgprof: host/host.mk's $(TGPROF), named here before that file is read)
+test-board-deps: $(TB)/fw/hot_bucket.elf $(BUILD)/host/tgprof
+TESTS     += tests/qemu/test_hot_bucket.py
+TEST_DEPS += $(TB)/fw/hot_bucket.elf

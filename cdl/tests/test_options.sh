@@ -10,8 +10,10 @@
 #                                       pct * (range / 100) / 12 + 50 arc records (at most
 #                                       65535) of 12 bytes, plus the one slot that always
 #                                       stays free (no hash heads: the table is the records)
-# and the histogram is ceil(range / 16) 16-bit bins (bucket size 16); a set (arcs and bins)
-# is padded to 8 bytes.
+#   CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS
+#                                       8 bytes per overflow entry (buckets past 65535)
+# and the histogram is ceil(range / 16) 16-bit bins (bucket size 16); a set (arcs, overflow
+# entries and bins) is padded to 8 bytes.
 #
 #   CYGPKG_PROFILE_TFTP                 with lwIP (CYGPKG_NET_LWIP=1) profile_on starts the
 #                                       daemon, so lwIP is linked and profile_on allocates a
@@ -67,15 +69,16 @@ EOF
 }
 
 # expect_bytes TAG CALLGRAPH PCT SETS: the bytes profile_on allocated, by the formulas
-# (SETS 2: a spare set for snapshots, which tftp needs).
+# (SETS 2: a spare set for snapshots, which tftp needs; OVF in the environment: overflow
+# entries, default 16).
 expect_bytes() {
-  local range=$(field "$1" range) cg=$2 pct=$3 sets=$4
+  local range=$(field "$1" range) cg=$2 pct=$3 sets=$4 ovf=${OVF:-16}
   local nbins=$(( (range + 15) / 16 )) cap=0 recs=0
   if [ "$cg" = 1 ]; then
     cap=$(( pct * (range / 100) / 12 + 50 )); [ $cap -gt 65535 ] && cap=65535
     recs=$(( (cap + 1) * 12 ))
   fi
-  echo "$(( (recs + nbins * 2 + 7) / 8 * 8 * sets )) $cap"
+  echo "$(( (recs + ovf * 8 + nbins * 2 + 7) / 8 * 8 * sets )) $cap"
 }
 
 # probe_config TAG CALLGRAPH PCT SETS MAKE-ARGS...: build and run the probe, check sizes.
@@ -87,7 +90,7 @@ probe_config() {
   read -r want_bytes want_cap <<< "$(expect_bytes "$tag" "$cg" "$pct" "$sets")"
   local got_bytes=$(field "$tag" bytes_allocated) got_cap=$(field "$tag" arcs_capacity)
   cp "$tmp/$tag.txt" "$tmp/out"
-  check "$tag: profile_on allocates $want_bytes bytes (range $(field "$tag" range): bins, $( [ "$cg" = 1 ] && echo "$want_cap arc records of 12 bytes and a free one" || echo "no call graph")$( [ "$sets" = 2 ] && echo ", twice for snapshots"))" \
+  check "$tag: profile_on allocates $want_bytes bytes (range $(field "$tag" range): bins, ${OVF:-16} overflow entries, $( [ "$cg" = 1 ] && echo "$want_cap arc records of 12 bytes and a free one" || echo "no call graph")$( [ "$sets" = 2 ] && echo ", twice for snapshots"))" \
     [ "$got_bytes" = "$want_bytes" ]
   check "$tag: $want_cap arc records" [ "$got_cap" = "$want_cap" ]
   check "$tag: ranges too large for 32 bits refused on the target; a 1 GiB bucket over 256 bytes taken" \
@@ -141,6 +144,12 @@ printf '# the probe with more arc records\nCYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTA
 probe_config cfgfile 1 30 1 CONFIG="$tmp/probe.cfg"
 check "the configurations built apart: six build directories besides the default" \
   eval '[ "$(printf "%s\n" "${tb_nocg:-}" "${tb_pct1:-}" "${tb_pct100:-}" "${tb_pct50:-}" "${tb_pcthex:-}" "${tb_cfgfile:-}" "$tb_default" | sort -u | grep -c .)" = 7 ]'
+
+# ---- CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS: 8 bytes an entry (its ends); with snapshots, twice ---
+# (what the entries do: tests/qemu/test_hot_bucket.py, and the unit tests built with 0 and 256)
+OVF=0 probe_config ovf0 1 5 1 CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS=0
+OVF=256 probe_config ovf256 1 5 1 CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS=256
+OVF=64 probe_config ovf64tftp 1 5 2 CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS=64 CYGPKG_NET_LWIP=1
 
 # ---- CYGPKG_PROFILE_TFTP: on by default with lwIP, and only then is lwIP linked ---------------
 lwip_syms='profile_tftp_start|udp_new|udp_new_ip_type|udp_bind|tftp_init|netif_add|etharp_output|lwip_init'

@@ -45,7 +45,7 @@ for elf in "${elfs[@]}"; do
 	for gen in "-s 1" "-s 2 -a 3000" "-s 3 -2" "-s 4 -k 4" "-s 5 -k 1 -c" "-s 6 -f bsd44" \
 		"-s 7 -f oldbsd" "-s 8 -a 0" "-s 9 -n 0" "-s 10 -r 1000" "-s 11 -a 20 -n 50" \
 		"-s 12 -B 777" "-s 13 -B 3" "-s 14 -B 65537" "-s 15 -d cycles,c" "-s 16 -x 7" "-s 25 -X 20" \
-		"-s 17 -b 60" "-s 18 -b 60 -H -a 0"; do
+		"-s 17 -b 60" "-s 18 -b 60 -H -a 0" "-s 26 -O 5" "-s 27 -O 9 -2" "-s 28 -O 3 -k 4 -a 100"; do
 		# gprof reads a big-endian basic-block record's count byte-swapped (below)
 		case $elf$gen in armbe.elf*"-b 60"*|ppc64.elf*"-b 60"*) continue;; esac
 		# shellcheck disable=SC2086
@@ -55,6 +55,8 @@ for elf in "${elfs[@]}"; do
 		# callee is the function before (gprof's cg_tally), also with -l
 		case $gen in *-X*) opts+=("-l -b" "-b -q -z");; esac
 		case $gen in "-s 1"|"-s 2 -a 3000") opts+=("-a -b" "-b -pf00010" "-b -Qf00020" "-b -D" "-b -w 100");; esac
+		# buckets past 65535 as the target writes them (issue 14): also line by line
+		case $gen in *-O*) opts+=("-l -b" "-b -p" "-b -z");; esac
 		# basic-block records (tag 2): counted by -i, ignored but with -l
 		case $gen in *"-b 60"*) opts+=("-C" "-C -z" "-l -b" "-l -b -z" "-A" "-s");; esac
 		for o in "${opts[@]}"; do
@@ -67,6 +69,12 @@ for elf in "${elfs[@]}"; do
 	same "$elf two files summed" $gp -b $elf s1 s1
 	same "$elf overlapping histograms are an error" $gp -b $elf s1 s2
 	same "$elf disjoint histograms summed" $gp -b $elf s2 s3
+	# the target's files with buckets past 65535 (each as several records of its range),
+	# one alone, and summed with itself
+	"$G" gmon $elf o1 -s 29 -O 7 && "$G" gmon $elf o2 -s 29 -O 7 -2
+	same "$elf buckets past 65535 in several records" $gp -b $elf o1
+	same "$elf buckets past 65535, two files summed" $gp -b $elf o1 o1
+	same "$elf buckets past 65535, two ranges" $gp -b $elf o2
 	# histograms that cannot be summed: gprof's exit status, and its message (with the
 	# file and offset added)
 	"$G" gmon $elf s4 -s 21 -k 4 && "$G" gmon $elf s5 -s 21 -d cycles,c && "$G" gmon $elf s6 -s 21 -d seconds,x

@@ -12,6 +12,9 @@
  *             and callee)  -b N (a basic-block record, tag 2, of N blocks)
  *       -X N (N more arcs between functions and addresses past the last one, where
  *             only symbols that are not functions may be, such as _end)
+ *       -O N (N bins with counts past 65535, written as the target does: each such bin
+ *             as one-bin records of the same range whose counts add up to it, between
+ *             records of the bins around it)
  * Deterministic for a given seed; fields are written with the ELF's width and order. */
 #include <fcntl.h>
 #include <gelf.h>
@@ -93,6 +96,20 @@ static void put(uint64_t v, int n)
 
 static void vma(uint64_t v) { put(v, is64 ? 8 : 4); }
 
+/* One GNU histogram record: tag, range, bins, rate, dimension, then the bins (each < 2^16). */
+static void hist_record(uint64_t lo, uint64_t hi, uint32_t n, unsigned rate, const char dim[16],
+			const uint32_t *bins)
+{
+	put(0, 1);
+	vma(lo);
+	vma(hi);
+	put(n, 4);
+	put(rate, 4);
+	fwrite(dim, 1, 16, out);
+	for (uint32_t i = 0; i < n; i++)
+		put(bins[i], 2);
+}
+
 static int gen_gmon(int argc, char **argv)
 {
 	const char *elf = argv[0], *outp = argv[1];
@@ -101,10 +118,10 @@ static int gen_gmon(int argc, char **argv)
 	const char *fmt = "gnu";
 	unsigned loss[3] = {0, 0, 0};
 	int two = 0, sat = 0, chain = 0, nohist = 0, c;
-	long force_bins = 0, stray = 0, nbb = 0, past = 0;
+	long force_bins = 0, stray = 0, nbb = 0, past = 0, over = 0;
 	char dimension[16] = "seconds", abbrev = 's';
 	optind = 2;
-	while ((c = getopt(argc, argv, "s:a:n:k:r:f:l:2ScHB:d:x:b:X:")) != -1) {
+	while ((c = getopt(argc, argv, "s:a:n:k:r:f:l:2ScHB:d:x:b:X:O:")) != -1) {
 		switch (c) {
 		case 's': seed = (unsigned)atoi(optarg); break;
 		case 'a': arcs = atol(optarg); break;
@@ -129,6 +146,7 @@ static int gen_gmon(int argc, char **argv)
 		case 'x': stray = atol(optarg); break;
 		case 'b': nbb = atol(optarg); break;
 		case 'X': past = atol(optarg); break;
+		case 'O': over = atol(optarg); break;
 		default: return 2;
 		}
 	}
@@ -186,6 +204,13 @@ static int gen_gmon(int argc, char **argv)
 	}
 	if (sat)
 		bins[nbins / 2] = 0xffff;
+	/* counts past 65535 (GNU format, bins of whole units): exactly 65535 and twice that
+	 * among them, the first bin and the last, the rest spread out */
+	static const uint32_t big[] = {65535, 200000, 65536, 131070, 131071, 70000, 4000000};
+	for (long i = 0; i < over && !force_bins && nbins > 1; i++) {
+		uint32_t b = i == 0 ? 0 : i == 1 ? nbins - 1 : (uint32_t)((uint64_t)nbins * i / (over + 1));
+		bins[b] = big[i % (long)(sizeof big / sizeof big[0])] + (uint32_t)(i / 7);
+	}
 	out = fopen(outp, "wb");
 	if (!out) {
 		perror(outp);
@@ -198,20 +223,35 @@ static int gen_gmon(int argc, char **argv)
 		put(loss[1], 4);
 		put(loss[2], 4);
 		uint32_t half = two ? nbins / 2 : nbins;
+		char dim[16];
+		memcpy(dim, dimension, 15);
+		dim[15] = abbrev;
 		for (int h = 0; h < (nohist ? 0 : two ? 2 : 1); h++) {
 			uint32_t first = h ? half : 0, count = h ? nbins - half : half;
-			put(0, 1);
-			vma(force_bins ? (h ? lo + (hi - lo) / 2 : lo) : lo + (uint64_t)first * per_bin);
-			vma(force_bins ? (h || !two ? hi : lo + (hi - lo) / 2)
-				       : lo + (uint64_t)(first + count) * per_bin);
-			put(count, 4);
-			put(rate, 4);
-			char dim[16];
-			memcpy(dim, dimension, 15);
-			dim[15] = abbrev;
-			fwrite(dim, 1, 16, out);
-			for (uint32_t i = 0; i < count; i++)
-				put(bins[first + i], 2);
+			if (force_bins) {
+				hist_record(h ? lo + (hi - lo) / 2 : lo,
+					    h || !two ? hi : lo + (hi - lo) / 2, count, rate, dim,
+					    bins + first);
+				continue;
+			}
+			/* split at every bin past 65535, as the target writes it */
+			uint32_t start = first;
+			for (uint32_t b = first; b <= first + count; b++) {
+				if (b < first + count && bins[b] <= 0xffff)
+					continue;
+				if (b > start)
+					hist_record(lo + (uint64_t)start * per_bin, lo + (uint64_t)b * per_bin,
+						    b - start, rate, dim, bins + start);
+				if (b == first + count)
+					break;
+				for (uint32_t left = bins[b]; left; ) {
+					uint32_t piece = left > 0xffff ? 0xffff : left;
+					hist_record(lo + (uint64_t)b * per_bin, lo + (uint64_t)(b + 1) * per_bin,
+						    1, rate, dim, &piece);
+					left -= piece;
+				}
+				start = b + 1;
+			}
 		}
 	} else {
 		int b44 = !strcmp(fmt, "bsd44");

@@ -1,4 +1,14 @@
-/* Serializer: the profiling state as a GNU gmon.out (version 1) image. */
+/*
+ * Serializer: the profiling state as a GNU gmon.out (version 1) image.
+ *
+ * gmon.out's bins are 16-bit. The histogram goes out as records of the same format: one
+ * of the bins between two buckets that have an overflow entry (a true count of 0xFFFF or
+ * more), and for each such bucket ceil(count / 65535) records of that one bucket whose
+ * counts (65535 each, the last the rest) add up to its count: GNU gprof (hist.c,
+ * hist_read_rec) adds up the records of an identical range, and accepts records side by
+ * side that do not overlap; every record has the same scale (bucket bytes / 2 per bin).
+ * gdb/gprof.gdb writes the same records.
+ */
 #include <string.h>
 #include <cyg/profile/gmon.h>
 #include "profile_priv.h"
@@ -36,23 +46,80 @@ void profile_gmon_reader_init(struct profile_gmon_reader *r)
     r->state = &profile_state;
 }
 
-static size_t bins_start(void) { return HDR_BYTES + HIST_HDR_BYTES; }
+#define PIECE           65535u  /* the most a record's bin holds */
+#define PIECE_BYTES     (HIST_HDR_BYTES + 2)    /* a record of one bin */
+
+/* Records of one bin that a bucket of this count takes (count >= 0xFFFF). */
+static uint32_t pieces(uint32_t count)
+{
+    return count / PIECE + (count % PIECE != 0);
+}
+
+uint64_t profile_gmon_bytes_max(uint64_t nbins, uint64_t narcs)
+{
+    /* Every entry splits a record in two and adds the pieces of a bucket of 2^32-1 */
+    uint64_t split = PROFILE_OVF_CAPACITY;
+    return HDR_BYTES + (1 + split) * HIST_HDR_BYTES + nbins * 2 +
+           split * pieces(UINT32_MAX) * PIECE_BYTES + narcs * ARC_BYTES;
+}
+
+/*
+ * One histogram record of the image, found by offset: either bins [bin, bin + nbins) as
+ * they are in s->bins (count 0), or one piece of an overflowed bucket (nbins 1, count its
+ * share). The records come in bin order: before each overflow entry's bucket the bins
+ * since the last one, if any, then the bucket's pieces; then the bins after the last.
+ */
+struct hist_rec {
+    size_t   at;            /* its offset in the image */
+    uint32_t bin, nbins;
+    uint32_t count;
+};
+
+/* The record that holds the image's byte pos; or, if pos lies past the histogram, 0 and
+ * rec->at the offset where the histogram ends. */
+static int hist_locate(const struct profile_state *s, size_t pos, struct hist_rec *rec)
+{
+    size_t at = HDR_BYTES;
+    uint32_t b = 0;
+    for (uint32_t j = 0;; j++) {
+        uint32_t stop = j < s->ovf_used ? s->ovf[j].bin : s->nbins;
+        if (stop > b) {
+            size_t len = HIST_HDR_BYTES + (size_t)(stop - b) * 2;
+            if (pos < at + len) {
+                *rec = (struct hist_rec){ at, b, stop - b, 0 };
+                return 1;
+            }
+            at += len;
+        }
+        if (j == s->ovf_used)
+            break;
+        uint32_t count = s->ovf[j].high + s->bins[stop];
+        uint32_t n = pieces(count);
+        if (pos < at + (size_t)n * PIECE_BYTES) {
+            uint32_t k = (uint32_t)((pos - at) / PIECE_BYTES);
+            *rec = (struct hist_rec){ at + (size_t)k * PIECE_BYTES, stop, 1,
+                                      k + 1 < n ? PIECE : count - (n - 1) * PIECE };
+            return 1;
+        }
+        at += (size_t)n * PIECE_BYTES;
+        b = stop + 1;
+    }
+    rec->at = at;
+    return 0;
+}
 
 static size_t arcs_start(const struct profile_state *s)
 {
-    return (size_t)profile_gmon_bytes(s->nbins, 0);
-}
-
-uint64_t profile_gmon_bytes(uint64_t nbins, uint64_t narcs)
-{
-    return bins_start() + nbins * 2 + narcs * ARC_BYTES;
+    struct hist_rec end;
+    hist_locate(s, SIZE_MAX, &end);
+    return end.at;
 }
 
 size_t profile_gmon_size(const struct profile_gmon_reader *r)
 {
     const struct profile_state *s = r->state;
-    /* (profile_on made sure that even a full table's image fits 32 bits) */
-    return s->bins ? (size_t)profile_gmon_bytes(s->nbins, s->arcs_used) : 0;
+    /* (profile_on made sure that even the largest image fits 32 bits) */
+    return s->bins ? arcs_start(s) + (size_t)s->arcs_used * ARC_BYTES : 0;
 }
 
 /* The first record in use at or after slot (nslots if none). */
@@ -84,6 +151,7 @@ size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf
 {
     const struct profile_state *s = r->state;
     size_t size = profile_gmon_size(r);
+    size_t hist_end = size ? arcs_start(s) : 0;
     uint8_t *out = buf;
     size_t done = 0;
 
@@ -101,24 +169,33 @@ size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf
             put_uint(p, (uint64_t)s->arcs_dropped + s->arcs_out_of_range, 4);
             piece_start = 0;
             piece_len = HDR_BYTES;
-        } else if (pos < bins_start()) {
-            static const char dimen[15] = "seconds";
-            uint8_t *p = put_uint(piece, GMON_TAG_HIST, 1);
-            p = put_uint(p, s->low_pc, ADDR_BYTES);
-            p = put_uint(p, s->high_pc, ADDR_BYTES);
-            p = put_uint(p, s->nbins, 4);
-            p = put_uint(p, s->prof_rate, 4);
-            p = put_bytes(p, dimen, sizeof dimen);
-            put_uint(p, 's', 1);
-            piece_start = HDR_BYTES;
-            piece_len = HIST_HDR_BYTES;
-        } else if (pos < arcs_start(s)) {
-            /* u16 counters in the CPU's byte order are already the file's encoding. */
-            src = (const uint8_t *)s->bins;
-            piece_start = bins_start();
-            piece_len = (size_t)s->nbins * 2;
+        } else if (pos < hist_end) {
+            struct hist_rec rec;
+            hist_locate(s, pos, &rec);
+            if (pos < rec.at + HIST_HDR_BYTES) {
+                static const char dimen[15] = "seconds";
+                uintptr_t low = s->low_pc + ((uintptr_t)rec.bin << s->bucket_shift);
+                uint8_t *p = put_uint(piece, GMON_TAG_HIST, 1);
+                p = put_uint(p, low, ADDR_BYTES);
+                p = put_uint(p, low + ((uintptr_t)rec.nbins << s->bucket_shift), ADDR_BYTES);
+                p = put_uint(p, rec.nbins, 4);
+                p = put_uint(p, s->prof_rate, 4);
+                p = put_bytes(p, dimen, sizeof dimen);
+                put_uint(p, 's', 1);
+                piece_start = rec.at;
+                piece_len = HIST_HDR_BYTES;
+            } else if (rec.count) {
+                put_uint(piece, rec.count, 2);
+                piece_start = rec.at + HIST_HDR_BYTES;
+                piece_len = 2;
+            } else {
+                /* u16 counters in the CPU's byte order are already the file's encoding. */
+                src = (const uint8_t *)&s->bins[rec.bin];
+                piece_start = rec.at + HIST_HDR_BYTES;
+                piece_len = (size_t)rec.nbins * 2;
+            }
         } else {
-            uint32_t ordinal = (uint32_t)((pos - arcs_start(s)) / ARC_BYTES);
+            uint32_t ordinal = (uint32_t)((pos - hist_end) / ARC_BYTES);
             const struct profile_arc *a = seek_arc(r, ordinal);
             if (!a)
                 break;
@@ -126,7 +203,7 @@ size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf
             p = put_uint(p, HAL_PROFILE_PC(profile_arc_addr(s, a->from)), ADDR_BYTES);
             p = put_uint(p, HAL_PROFILE_PC(profile_arc_addr(s, a->self)), ADDR_BYTES);
             put_uint(p, a->count, 4);
-            piece_start = arcs_start(s) + (size_t)ordinal * ARC_BYTES;
+            piece_start = hist_end + (size_t)ordinal * ARC_BYTES;
             piece_len = ARC_BYTES;
         }
         size_t skip = pos - piece_start;

@@ -1,21 +1,92 @@
-/* Timer samples: the histogram half of the package. */
+/*
+ * Timer samples: the histogram half of the package.
+ *
+ * Each bucket has a 16-bit bin. A bucket that is sampled more than a bin holds goes on
+ * counting in an overflow entry (struct profile_ovf, profile_priv.h): the sample that
+ * would bring its bin to 0xFFFF moves 0xFFFF into the entry and leaves the bin at 0, so
+ * the fast path (a bin below 0xFFFE) stays one compare and one store. A bin at 0xFFFF is
+ * stuck: no entry was free, or the bucket reached 2^32-1.
+ */
 #include "profile_priv.h"
 
-/* One sample in the bin at off (< armed_span). Interrupts masked. The bin sticks at
- * 0xFFFF; the common case (below 0xFFFE) is the one straight path. */
-static inline void hist_count(struct profile_state *s, uintptr_t off)
+/* The first entry of s whose bin is b or above (ovf_used if none): entries are sorted. */
+static uint32_t ovf_lower_bound(const struct profile_state *s, uint32_t b)
 {
-    uint16_t *bin = &s->bins[off >> s->bucket_shift];
-    uint32_t v = *bin;
-    s->samples++;
-    if (__builtin_expect(v < PROFILE_BIN_MAX - 1, 1)) {
-        *bin = (uint16_t)(v + 1);
-        return;
+    uint32_t lo = 0, hi = s->ovf_used;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->ovf[mid].bin < b)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    if (v == PROFILE_BIN_MAX - 1) {
-        *bin = PROFILE_BIN_MAX;
+    return lo;
+}
+
+uint32_t profile_bin_count(const struct profile_state *s, uint32_t b)
+{
+    uint32_t i = ovf_lower_bound(s, b);
+    uint32_t high = i < s->ovf_used && s->ovf[i].bin == b ? s->ovf[i].high : 0;
+    return high + s->bins[b];   /* (no wrap: high <= 2^32-1 - 0xFFFF) */
+}
+
+void profile_bin_store(struct profile_state *s, uint32_t b, uint64_t count, int stuck)
+{
+    uint32_t was = s->bins[b];
+    uint32_t i = ovf_lower_bound(s, b);
+    int has = i < s->ovf_used && s->ovf[i].bin == b;
+    if (count >= UINT32_MAX) {
+        count = UINT32_MAX;     /* what is above is refused */
+        stuck = 1;
+    }
+    uint32_t t = (uint32_t)count;
+    if (t < PROFILE_BIN_MAX)
+        stuck = 0;              /* (a stuck bin holds 0xFFFF of the count at least) */
+    /* The bin takes t mod 0xFFFF (at most 0xFFFE: it counts on) or, stuck, 0xFFFF. */
+    uint32_t low = stuck ? PROFILE_BIN_MAX : t % PROFILE_BIN_MAX;
+    uint32_t high = t - low;    /* <= 2^32-1 - 0xFFFF */
+    if (high && !has) {
+#if CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS
+        if (s->ovf_used < PROFILE_OVF_CAPACITY) {
+            /* A new entry in its place in bin order (the ones after move up). */
+            for (uint32_t j = s->ovf_used; j > i; j--)
+                s->ovf[j] = s->ovf[j - 1];
+            s->ovf[i].bin = b;
+            s->ovf_used++;
+            has = 1;
+        }
+#endif
+        if (!has) {
+            low = PROFILE_BIN_MAX;  /* no entry free: the bin sticks, the rest is refused */
+            high = 0;
+        }
+    }
+    if (has && !high) {
+        /* (Not on a count going up: an entry's bucket has 0xFFFF or more.) */
+        for (uint32_t j = i; j + 1 < s->ovf_used; j++)
+            s->ovf[j] = s->ovf[j + 1];
+        s->ovf_used--;
+        has = 0;
+    }
+    if (has)
+        s->ovf[i].high = high;
+    s->bins[b] = (uint16_t)low;
+    if (low == PROFILE_BIN_MAX && was != PROFILE_BIN_MAX)
         s->buckets_saturated++;
-    }
+}
+
+/* A sample in bucket b, which the fast path leaves to the slow one: its bin at 0xFFFE
+ * moves into the overflow entry, a stuck bin refuses it. Interrupts masked, a
+ * profile_lock section. */
+static void hist_count_slow(struct profile_state *s, uint32_t b)
+{
+    uint32_t v = s->bins[b];
+    s->samples++;
+    if (v < PROFILE_BIN_MAX - 1)
+        s->bins[b] = (uint16_t)(v + 1);
+    else if (v == PROFILE_BIN_MAX - 1)
+        profile_bin_store(s, b, (uint64_t)profile_bin_count(s, b) + 1, 0);
+    /* else stuck: refused (in samples, in no bin) */
 }
 
 /* A sample in the package's own code (mcount, the stub, a snapshot's steps, ...): counted,
@@ -27,10 +98,10 @@ static inline void overhead_count(struct profile_state *s)
     s->samples_overhead++;
 }
 
-/* Everything but a sample in range with the gate open: a pending reset, profiling off, a
- * PC outside the range. Entered with interrupts masked; restores them. Classifies as the
- * fast path does: profiler overhead first (wherever the package's code is), then the
- * range. */
+/* Everything but a sample in range with the gate open and its bin below 0xFFFE: a pending
+ * reset, profiling off, a PC outside the range, a bin that fills up or is stuck. Entered
+ * with interrupts masked; restores them. Classifies as the fast path does: profiler
+ * overhead first (wherever the package's code is), then the range. */
 static __attribute__((noinline)) void hit_miss(struct profile_state *s, uintptr_t pc,
                                                hal_profile_irq_state irq)
 {
@@ -40,7 +111,7 @@ static __attribute__((noinline)) void hit_miss(struct profile_state *s, uintptr_
         if (profile_is_overhead(s, pc)) {
             overhead_count(s);
         } else if (off < s->armed_span) {
-            hist_count(s, off);
+            hist_count_slow(s, (uint32_t)(off >> s->bucket_shift));
         } else {
             s->samples++;
             s->samples_out_of_range++;
@@ -60,13 +131,22 @@ void __profile_hit(uintptr_t pc)
     uintptr_t off = pc - s->low_pc;
 
     if (__builtin_expect(off < s->armed_span, 1)) {
-        /* Two compares decide: in the range (and the gate open), then not the package. */
-        if (__builtin_expect(!profile_is_overhead(s, pc), 1))
-            hist_count(s, off);
-        else
+        /* Two compares decide: in the range (and the gate open), then not the package;
+         * a third that the bin has room. */
+        if (__builtin_expect(!profile_is_overhead(s, pc), 1)) {
+            uint16_t *bin = &s->bins[off >> s->bucket_shift];
+            uint32_t v = *bin;
+            if (__builtin_expect(v < PROFILE_BIN_MAX - 1, 1)) {
+                *bin = (uint16_t)(v + 1);
+                s->samples++;
+                hal_profile_irq_restore(irq);
+                return;
+            }
+        } else {
             overhead_count(s);
-        hal_profile_irq_restore(irq);
-        return;
+            hal_profile_irq_restore(irq);
+            return;
+        }
     }
     hit_miss(s, pc, irq);
 }

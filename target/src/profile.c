@@ -37,11 +37,15 @@ static uint32_t ceil_log2(uint32_t v)
     return shift;
 }
 
+/* A set: the arc records (word alignment first), the overflow entries, the 16-bit bins. */
 void profile_set_layout(struct profile_state *s, void *base)
 {
     size_t arcs_bytes = (size_t)s->nslots * sizeof(struct profile_arc);
+    size_t ovf_bytes = (size_t)PROFILE_OVF_CAPACITY * sizeof(struct profile_ovf);
+    s->set = base;
     s->arcs = arcs_bytes ? (struct profile_arc *)base : NULL;
-    s->bins = (uint16_t *)((char *)base + arcs_bytes);
+    s->ovf = ovf_bytes ? (struct profile_ovf *)((char *)base + arcs_bytes) : NULL;
+    s->bins = (uint16_t *)((char *)base + arcs_bytes + ovf_bytes);
 }
 
 void profile_clear(struct profile_state *s)
@@ -49,6 +53,8 @@ void profile_clear(struct profile_state *s)
     s->samples_retired += s->samples;
     if (s->bins)
         memset(s->bins, 0, (size_t)s->nbins * sizeof s->bins[0]);
+    if (s->ovf)
+        memset(s->ovf, 0, (size_t)PROFILE_OVF_CAPACITY * sizeof s->ovf[0]);
     if (s->arcs)
         memset(s->arcs, 0, (size_t)s->nslots * sizeof s->arcs[0]);
     profile_clear_counts(s);
@@ -59,6 +65,7 @@ __attribute__((noinline)) void profile_clear_counts(struct profile_state *s)
 {
     s->arcs_used = 0;
     s->probe_max = 0;
+    s->ovf_used = 0;
     s->samples = 0;
     s->samples_out_of_range = 0;
     s->samples_overhead = 0;
@@ -125,7 +132,7 @@ struct profile_layout {
     uint64_t open_span;         /* what the gate admits (see struct profile_state) */
     uint64_t nslots;            /* arc table slots: arcs_capacity + 1 */
     uint64_t arcs_capacity;
-    uint64_t set_bytes;         /* one set: arcs, bins */
+    uint64_t set_bytes;         /* one set: arcs, overflow entries, bins */
     uint64_t total_bytes;       /* the sets profile_on allocates */
 };
 
@@ -133,7 +140,12 @@ static int profile_layout_compute(uintptr_t low, uintptr_t high, int bucket_size
                                   struct profile_layout *l)
 {
     uint64_t range = (uint64_t)(high - low);
+    /* At least 2 bytes, gprof's unit: it reads addresses in halves (a 1-byte bucket gave it
+     * nothing more), and every histogram record of one file must have the same scale, bytes
+     * per bin over 2, which one-bucket records of one byte would not have (gmon.c). */
     l->bucket_shift = ceil_log2((uint32_t)bucket_size);       /* 0..31 */
+    if (l->bucket_shift == 0)
+        l->bucket_shift = 1;
     uint64_t bucket = (uint64_t)1 << l->bucket_shift;
     l->nbins = range / bucket + (range % bucket != 0);
     if (l->nbins > UINT32_MAX)
@@ -157,10 +169,11 @@ static int profile_layout_compute(uintptr_t low, uintptr_t high, int bucket_size
 #endif
     /* Padded to 8 bytes, so that the spare set's arc records are aligned as the first's
      * (the hot paths' double-word accesses need it). */
-    l->set_bytes = (arcs_bytes + l->nbins * sizeof(uint16_t) + 7) / 8 * 8;  /* < 2^34 */
+    l->set_bytes = (arcs_bytes + PROFILE_OVF_CAPACITY * sizeof(struct profile_ovf) +
+                    l->nbins * sizeof(uint16_t) + 7) / 8 * 8;              /* < 2^34 */
     l->total_bytes = l->set_bytes * (1 + PROFILE_SNAPSHOT);
     if (l->total_bytes > UINT32_MAX || l->total_bytes > SIZE_MAX ||
-        profile_gmon_bytes(l->nbins, l->arcs_capacity) > UINT32_MAX)
+        profile_gmon_bytes_max(l->nbins, l->arcs_capacity) > UINT32_MAX)
         return -ENOMEM;
     return 0;
 }
@@ -206,7 +219,7 @@ int profile_on(void *start, void *end, int bucket_size, int interval_us)
     int rc = profile_layout_compute(low, high, bucket_size, &l);
     if (rc)
         return rc;
-    /* One block: arcs first (word alignment), then the 16-bit bins. */
+    /* One block: one set (two with a spare), profile_set_layout. */
     void *memory = malloc((size_t)l.total_bytes);
     if (!memory)
         return -ENOMEM;
@@ -220,6 +233,7 @@ int profile_on(void *start, void *end, int bucket_size, int interval_us)
     s->nbins = (uint32_t)l.nbins;
     s->nslots = (uint32_t)l.nslots;
     s->arcs_capacity = (uint32_t)l.arcs_capacity;
+    s->ovf_capacity = PROFILE_OVF_CAPACITY;
     profile_set_layout(s, memory);
     s->bucket_shift = l.bucket_shift;
     s->low_pc = low;

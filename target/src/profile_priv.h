@@ -31,6 +31,24 @@ struct profile_arc {
     uint32_t count;      /* traversals, sticking at 0xFFFFFFFF */
 };
 
+/*
+ * A histogram bucket counted past what its 16-bit bin holds (hist.c): its true count is
+ * high + its bin, up to 2^32-1. A set has PROFILE_OVF_CAPACITY of them, the ovf_used in use
+ * first, sorted by bin (the serializer and gdb write them in address order).
+ *   - a bin below 0xFFFF counts on: the bucket's true count is high + bin (high 0 without
+ *     an entry);
+ *   - a bin at 0xFFFF is stuck (saturated): it refuses every further sample, which is
+ *     counted in samples only. It sticks when no entry is free, or at 2^32-1;
+ *   - the sample that would bring a bin to 0xFFFF moves 0xFFFF into the entry instead and
+ *     leaves the bin at 0 (profile_bin_store): an entry's high never exceeds
+ *     2^32-1 - 0xFFFF, so that no count can wrap.
+ */
+struct profile_ovf {
+    uint32_t bin;        /* the bucket's index in bins */
+    uint32_t high;       /* its count beyond the bin */
+};
+#define PROFILE_OVF_CAPACITY ((uint32_t)CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS)
+
 /* The most arc records a table holds (the eCos formula's limit; keeps nslots <= 2^16,
  * which arc_home's arithmetic needs). */
 #define PROFILE_ARC_CAPACITY_MAX 0xFFFFu
@@ -62,8 +80,11 @@ struct profile_state {
     /* HAL_PROFILE_PC as a mask (what gdb applies to the table's addresses, as gmon.c does) */
     uintptr_t pc_mask;
 
-    uint16_t *bins;             /* nbins 16-bit counters, sticking at 0xFFFF */
+    uint16_t *bins;             /* nbins 16-bit counters (a bucket's true count: hist.c) */
     uint32_t  nbins;
+    struct profile_ovf *ovf;    /* PROFILE_OVF_CAPACITY entries (NULL if 0), sorted by bin */
+    uint32_t  ovf_used;         /* entries in use: ovf[0 .. ovf_used) */
+    uint32_t  ovf_capacity;     /* PROFILE_OVF_CAPACITY (for gdb) */
     uint32_t  bucket_shift;     /* log2 of the bucket size in bytes */
     uint32_t  prof_rate;        /* samples per second: 1e6 / interval the HAL uses */
 
@@ -75,7 +96,8 @@ struct profile_state {
     uint32_t  probe_max;        /* the farthest any record in use lies from its home slot */
 
     /* Loss and activity counters (see struct profile_stats). samples counts every sample:
-     * samples = bins + samples_out_of_range + samples_overhead + what full bins refused. */
+     * samples = the buckets' true counts + samples_out_of_range + samples_overhead + what
+     * stuck bins refused. buckets_saturated: bins that went to 0xFFFF (stuck). */
     uint32_t samples;
     uint32_t samples_out_of_range;
     uint32_t samples_overhead;
@@ -104,9 +126,10 @@ struct profile_state {
      * samples_retired + samples (+ a snapshot's) = every sample since profile_on. */
     uint32_t samples_retired;
 
-    void  *memory;              /* the one allocation: one or two sets of arcs and bins */
+    void  *memory;              /* the one allocation: one or two sets */
     size_t memory_bytes;
-    size_t set_bytes;           /* bytes of one set */
+    size_t set_bytes;           /* bytes of one set: arcs, overflow entries, bins */
+    void  *set;                 /* where this state's set starts (profile_set_layout) */
     void  *spare;               /* a zeroed set for the next snapshot, or NULL */
 };
 
@@ -133,7 +156,7 @@ extern struct profile_state profile_state;
  * a reader, merged back or dropped by profile_snapshot_release(). */
 extern struct profile_state profile_frozen;
 
-/* Points s's arcs and bins into the set of memory at base. */
+/* Points s's arcs, overflow entries and bins into the set of memory at base. */
 void profile_set_layout(struct profile_state *s, void *base);
 
 /* Opens both fast-path gates onto s's current arrays (profiling runs, no reset pending),
@@ -182,6 +205,16 @@ static inline int profile_is_overhead(const struct profile_state *s, uintptr_t p
  * Interrupts masked, gate open. */
 void profile_arc_add(struct profile_state *s, uint32_t from, uint32_t self, uint32_t count);
 
+/* The true count of bucket b of s: its bin plus its overflow entry's high part. */
+uint32_t profile_bin_count(const struct profile_state *s, uint32_t b);
+
+/* Sets bucket b's true count to count (or to 2^32-1 if more), in its bin and, past what
+ * the bin holds, its overflow entry (taking a free one, or giving it back); stuck (or a
+ * count of 2^32-1, or no free entry when one is needed) leaves the bin stuck at 0xFFFF,
+ * with what the entry holds beyond it, and counts a bin newly stuck in buckets_saturated.
+ * A count below 0xFFFF is never stuck. Interrupts masked (a profile_lock section). */
+void profile_bin_store(struct profile_state *s, uint32_t b, uint64_t count, int stuck);
+
 /* Slow path shared by hist.c and arcs.c: performs a pending reset.
  * Called with interrupts masked. Returns nonzero if profiling is running afterwards. */
 int profile_slow_path(struct profile_state *s);
@@ -190,8 +223,8 @@ int profile_slow_path(struct profile_state *s);
  * (which also settles a reset gdb asked for). */
 void profile_clear(struct profile_state *s);
 
-/* Zeroes the counters, arcs_used and probe_max (not the arrays: for a set whose arrays
- * are zero already, such as a spare). Interrupts masked. */
+/* Zeroes the counters, arcs_used, probe_max and ovf_used (not the arrays: for a set whose
+ * arrays are zero already, such as a spare). Interrupts masked. */
 void profile_clear_counts(struct profile_state *s);
 
 /*
@@ -220,9 +253,9 @@ static inline void profile_unlock(hal_profile_irq_state irq)
     hal_profile_irq_restore(irq);
 }
 
-/* The size of the gmon.out image of nbins bins and narcs arcs (gmon.c), computed without
- * overflow: profile_on refuses a layout whose image, with its arc table full, does not
- * fit 32 bits. */
-uint64_t profile_gmon_bytes(uint64_t nbins, uint64_t narcs);
+/* The largest gmon.out image of nbins bins and narcs arcs (gmon.c), computed without
+ * overflow: every overflow entry in use at 2^32-1 (each such bucket is written as 65537
+ * records). profile_on refuses a layout whose largest image does not fit 32 bits. */
+uint64_t profile_gmon_bytes_max(uint64_t nbins, uint64_t narcs);
 
 #endif

@@ -92,7 +92,30 @@ static void merge_back(const struct profile_gmon_reader *r)
     f->arcs_out_of_range = 0;
     profile_unlock(irq);
 
-    for (uint32_t i = 0;; i += MERGE_CHUNK) {
+    /* Buckets past 0xFFFF: the part of each in the frozen overflow entries moves first, one
+     * entry a step (the last first: the entries in use stay the first ones), with the same
+     * number of samples. A live bucket stuck at 0xFFFF stays stuck. */
+    for (;;) {
+        if (!step_begin(r, &irq))
+            return;
+        if (f->ovf_used == 0) {
+            profile_unlock(irq);
+            break;
+        }
+        profile_slow_path(s);
+        struct profile_ovf *e = &f->ovf[--f->ovf_used];
+        profile_bin_store(s, e->bin, (uint64_t)profile_bin_count(s, e->bin) + e->high,
+                          s->bins[e->bin] == PROFILE_BIN_MAX);
+        s->samples += e->high;
+        f->samples -= e->high;
+        e->high = 0;
+        profile_unlock(irq);
+    }
+
+    /* Then the bins, up to MERGE_CHUNK a step; a bin whose sum fills it or that is stuck on
+     * either side goes through profile_bin_store (which may search and move the overflow
+     * entries) and ends its step. */
+    for (uint32_t i = 0;;) {
         if (!step_begin(r, &irq))
             return;
         if (i >= f->nbins) {
@@ -111,16 +134,20 @@ static void merge_back(const struct profile_gmon_reader *r)
         profile_slow_path(s);
         uint32_t end = f->nbins - i > MERGE_CHUNK ? i + MERGE_CHUNK : f->nbins;
         uint32_t moved = 0;
-        for (uint32_t b = i; b < end; b++) {
-            uint32_t v = (uint32_t)s->bins[b] + f->bins[b];
-            moved += f->bins[b];
-            if (v >= PROFILE_BIN_MAX) {
-                if (s->bins[b] != PROFILE_BIN_MAX)
-                    s->buckets_saturated++;
-                v = PROFILE_BIN_MAX;
-            }
-            s->bins[b] = (uint16_t)v;
+        while (i < end) {
+            uint32_t b = i++, fv = f->bins[b], sv = s->bins[b];
+            if (!fv)
+                continue;
+            moved += fv;
             f->bins[b] = 0;
+            if (sv + fv < PROFILE_BIN_MAX) {
+                s->bins[b] = (uint16_t)(sv + fv);   /* neither stuck, room left */
+                continue;
+            }
+            /* (the frozen entry's part has moved already: fv is the frozen count) */
+            profile_bin_store(s, b, (uint64_t)profile_bin_count(s, b) + fv,
+                              sv == PROFILE_BIN_MAX || fv == PROFILE_BIN_MAX);
+            break;
         }
         s->samples += moved;
         f->samples -= moved;
@@ -163,10 +190,10 @@ void profile_snapshot_release(struct profile_gmon_reader *r, int delivered)
         s->samples_retired += f->samples;
         f->samples = 0;         /* (profile_get_stats counts frozen samples) */
     }
-    /* The frozen set becomes the spare once its arc table (every slot free) and its bins
-     * are zero again; a merge has zeroed the bins already. Zeroed a step at a time, each
-     * step checking that the memory is still the snapshot's. */
-    char *base = f->arcs ? (char *)f->arcs : (char *)f->bins;
+    /* The frozen set becomes the spare once its arc table (every slot free), its overflow
+     * entries and its bins are zero again; a merge has zeroed the bins already. Zeroed a
+     * step at a time, each step checking that the memory is still the snapshot's. */
+    char *base = f->set;
     char *zero = base;
     size_t bytes = (size_t)((char *)(delivered ? f->bins + f->nbins : f->bins) - zero);
     profile_unlock(irq);

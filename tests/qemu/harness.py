@@ -74,14 +74,15 @@ def free_port():
 
 
 class Qemu:
-    """A firmware booted halted in QEMU, with its gdb stub on a free port."""
+    """A firmware booted halted in QEMU, with its gdb stub on a free port; cwd: QEMU's
+    current directory (where semihosting's files go)."""
 
-    def __init__(self, elf, log, extra=()):
+    def __init__(self, elf, log, extra=(), cwd=None):
         self.port = free_port()
         self.log = open(log, "w")
         self.proc = subprocess.Popen([RUN_QEMU, "--gdb", str(self.port), "--halt", elf] + list(extra),
                                      stdin=subprocess.DEVNULL, stdout=self.log,
-                                     stderr=subprocess.STDOUT)
+                                     stderr=subprocess.STDOUT, cwd=cwd)
         deadline = time.time() + 10
         while time.time() < deadline:
             try:
@@ -185,22 +186,23 @@ def gmon_header(path):
     return (data[:4],) + struct.unpack("<IIII", data[4:20])
 
 
-def gmon_parse(path, addr_bytes=None):
-    """(header, hist (low, high, nbins, rate, bins), arcs [(from, self, count)]) of a
-    little-endian gmon.out, decoded field by field. Addresses are 4 bytes (32-bit targets)
-    or 8 (RISC-V RV64): addr_bytes, or whichever of the two decodes the whole file."""
+def gmon_records(path, addr_bytes=None):
+    """(header, [histogram records (low, high, nbins, rate, bins)] in file order, arcs
+    [(from, self, count)]) of a little-endian gmon.out, decoded field by field. Addresses
+    are 4 bytes (32-bit targets) or 8 (RISC-V RV64): addr_bytes, or whichever of the two
+    decodes the whole file."""
     import struct
     data = open(path, "rb").read()
     if addr_bytes is None:
         for width in (4, 8):
             try:
-                return gmon_parse(path, width)
+                return gmon_records(path, width)
             except (ValueError, struct.error):
                 pass
         raise ValueError("%s: not a gmon.out with 4- or 8-byte addresses" % path)
     a = "I" if addr_bytes == 4 else "Q"
     hdr = (data[:4],) + struct.unpack_from("<IIII", data, 4)
-    pos, hist, arcs = 20, None, []
+    pos, hists, arcs = 20, [], []
     while pos < len(data):
         tag = data[pos]
         pos += 1
@@ -209,10 +211,37 @@ def gmon_parse(path, addr_bytes=None):
             pos += 2 * addr_bytes + 8 + 16
             bins = struct.unpack_from("<%dH" % n, data, pos)
             pos += 2 * n
-            hist = (low, high, n, rate, bins)
+            hists.append((low, high, n, rate, bins))
         elif tag == 1:
             arcs.append(struct.unpack_from("<%s%sI" % (a, a), data, pos))
             pos += 2 * addr_bytes + 4
         else:
             raise ValueError("%s: bad tag %d at offset %d" % (path, tag, pos - 1))
+    return hdr, hists, arcs
+
+
+def hist_counts(hists):
+    """{bucket address: count} over histogram records, as GNU gprof reads them: records
+    of the same range add up (a bucket past 65535 samples is written as several)."""
+    counts = {}
+    for low, high, n, rate, bins in hists:
+        size = (high - low) // n
+        for i, c in enumerate(bins):
+            counts[low + i * size] = counts.get(low + i * size, 0) + c
+    return counts
+
+
+def gmon_parse(path, addr_bytes=None):
+    """(header, hist (low, high, nbins, rate, bins), arcs [(from, self, count)]) of a
+    little-endian gmon.out (gmon_records). hist is the histogram as gprof reads it: every
+    bucket of every record in address order with its count, records of the same range added
+    up (so a count may exceed 65535); low and high are the first bucket's start and the last
+    one's end. None if the file has no histogram."""
+    hdr, hists, arcs = gmon_records(path, addr_bytes)
+    if not hists:
+        return hdr, None, arcs
+    counts = hist_counts(hists)
+    addrs = sorted(counts)
+    size = (hists[0][1] - hists[0][0]) // hists[0][2]
+    hist = (addrs[0], addrs[-1] + size, len(addrs), hists[0][3], tuple(counts[x] for x in addrs))
     return hdr, hist, arcs

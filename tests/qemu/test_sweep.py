@@ -37,7 +37,8 @@ SWEPT = ("profile_snapshot_take", "profile_snapshot_release", "merge_back", "ste
          "__profile_hit", "hit_miss", "__profile_mcount", "mcount_miss", "profile_arc_add",
          "arc_insert", "arc_promote", "__gnu_mcount_nc", "profile_reset", "profile_on",
          "profile_off", "profile_stop",
-         "profile_set_layout", "profile_start_timer")
+         "profile_set_layout", "profile_start_timer",
+         "hist_count_slow", "profile_bin_store", "profile_bin_count", "ovf_lower_bound")
 
 
 def swept_functions():
@@ -113,7 +114,7 @@ def main():
             "0x%x" % a for a in m) if m else ""))
     t.ok(len(hit) >= 0.85 * len(where), "most of the swept code runs in this firmware")
     # What the sweep did not halt at must be what this firmware never runs (a bucket
-    # saturating, the arc table full, a configuration without a spare set, profile_on or
+    # filling its 16-bit bin or saturating, the arc table full, a configuration without a spare set, profile_on or
     # profile_off from another thread during a release: the unit tests cover those): a
     # second boot with breakpoints on those instructions alone, and no dumps, reaches none.
     p = run_gdb({"addresses": missed, "out": OUT, "probe": True}, "probe")

@@ -42,6 +42,30 @@ static struct profile_stats stats(void)
 
 static void gdb_reset(void);
 
+/* n samples in bucket b at once, as n timer samples would leave them (a pending reset
+ * first): a bucket past 0xFFFF without n calls (each one a window for the hooks). */
+#define BURST (PROFILE_OVF_CAPACITY ? 0x18000u : 0x1000u)
+static void burst(uint32_t b, uint32_t n)
+{
+    struct profile_state *s = &profile_state;
+    hal_profile_irq_state irq = profile_lock();
+    if (profile_slow_path(s)) {
+        profile_bin_store(s, b, (uint64_t)profile_bin_count(s, b) + n,
+                          s->bins[b] == PROFILE_BIN_MAX);
+        s->samples += n;
+    }
+    profile_unlock(irq);
+}
+
+/* The buckets' true counts summed (bins and overflow entries). */
+static uint32_t bins_true_sum(void)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < profile_state.nbins; i++)
+        sum += profile_bin_count(&profile_state, i);
+    return sum;
+}
+
 /* What the linker script's __profile_text_start/__profile_text_end would have told
  * profile_on (the host has no such run: overhead classification is off until this). */
 static void set_profiler_text(uintptr_t low, uintptr_t span)
@@ -73,30 +97,177 @@ static void test_range_not_multiple_of_bucket(void **state)
     assert_int_equal(profile_state.bins[6], 1);
 }
 
+/* A bucket is 2 bytes at least, gprof's unit (a 1-byte one would make the one-bucket
+ * records of a bucket past 0xFFFF a scale gprof refuses: gmon.c). */
 static void test_bucket_one_and_exact_power(void **state)
 {
     (void)state;
     assert_int_equal(profile_on(at(LOW), at(LOW + 64), 1, 1000), 0);
-    assert_int_equal(profile_state.bucket_shift, 0);
-    assert_int_equal(profile_state.nbins, 64);
+    assert_int_equal(profile_state.bucket_shift, 1);
+    assert_int_equal(profile_state.nbins, 32);
+    assert_int_equal(profile_on(at(LOW), at(LOW + 63), 2, 1000), 0);
+    assert_int_equal(profile_state.bucket_shift, 1);
+    assert_int_equal(profile_state.nbins, 32);
     assert_int_equal(profile_on(at(LOW), at(LOW + 64), 16, 1000), 0);
     assert_int_equal(profile_state.bucket_shift, 4);
     assert_int_equal(profile_state.nbins, 4);
 }
 
-static void test_bin_sticks_at_ffff(void **state)
+/* The overflow entry of bucket b in the live set, or NULL. */
+static const struct profile_ovf *ovf_entry(uint32_t b)
+{
+    for (uint32_t i = 0; i < profile_state.ovf_used; i++)
+        if (profile_state.ovf[i].bin == b)
+            return &profile_state.ovf[i];
+    return NULL;
+}
+
+/* The overflow entries are in bin order, each for a bucket of 0xFFFF or more, none beyond
+ * 2^32-1 - 0xFFFF; no more than the table holds. */
+static void check_ovf_table(const struct profile_state *s)
+{
+    assert_true(s->ovf_used <= PROFILE_OVF_CAPACITY);
+    for (uint32_t i = 0; i < s->ovf_used; i++) {
+        assert_true(s->ovf[i].bin < s->nbins);
+        assert_true(i == 0 || s->ovf[i - 1].bin < s->ovf[i].bin);
+        assert_true(s->ovf[i].high >= 1 && s->ovf[i].high <= UINT32_MAX - 0xFFFF);
+        assert_true(s->ovf[i].high + s->bins[s->ovf[i].bin] >= 0xFFFF);
+    }
+}
+
+/* A bucket counts on past what its 16-bit bin holds (issue 14, part 3): exact up to 2^32-1
+ * while an overflow entry is free (CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS; with 0 the bin
+ * sticks at 0xFFFF, as below when the table is full). */
+static void test_bucket_counts_past_ffff(void **state)
 {
     (void)state;
     assert_int_equal(profile_on(at(LOW), at(LOW + 0x100), 16, 1000), 0);
-    for (uint32_t i = 0; i < 0x10005; i++)
+    for (uint32_t i = 0; i < 0xFFFE; i++)
         __profile_hit(LOW + 4);
-    assert_int_equal(profile_state.bins[0], 0xFFFF);
+    assert_int_equal(profile_state.bins[0], 0xFFFE);
+    assert_int_equal(profile_state.ovf_used, 0);
+    __profile_hit(LOW + 4);               /* the 65535th: the bin would be full */
     struct profile_stats st = stats();
-    assert_int_equal(st.samples, 0x10005);
-    assert_int_equal(st.buckets_saturated, 1);
-    __profile_hit(LOW + 4);
-    assert_int_equal(profile_state.bins[0], 0xFFFF);
-    assert_int_equal(stats().buckets_saturated, 1);  /* counted once per bucket */
+    if (PROFILE_OVF_CAPACITY == 0) {
+        assert_int_equal(profile_state.bins[0], 0xFFFF);
+        assert_int_equal(st.buckets_saturated, 1);
+        skip();
+    }
+    assert_int_equal(profile_state.bins[0], 0);
+    assert_non_null(ovf_entry(0));
+    assert_int_equal(ovf_entry(0)->high, 0xFFFF);
+    assert_int_equal(profile_bin_count(&profile_state, 0), 0xFFFF);
+    assert_int_equal(st.buckets_saturated, 0);
+    for (uint32_t i = 0xFFFF; i < 200000; i++)
+        __profile_hit(LOW + 4);
+    for (uint32_t i = 0; i < 70000; i++)
+        __profile_hit(LOW + 0xF4);        /* another, the last bucket */
+    st = stats();
+    assert_int_equal(st.samples, 270000);
+    assert_int_equal(st.buckets_saturated, 0);
+    assert_int_equal(profile_bin_count(&profile_state, 0), 200000);
+    assert_int_equal(profile_bin_count(&profile_state, 0xF), 70000);
+    assert_int_equal(profile_state.ovf_used, 2);
+    check_ovf_table(&profile_state);
+    assert_int_equal(bins_true_sum(), 270000);
+}
+
+/* At 2^32-1 a bucket sticks: its bin at 0xFFFF, counted once in buckets_saturated, every
+ * further sample refused (in samples, in no bin). */
+static void test_bucket_sticks_at_2_32(void **state)
+{
+    (void)state;
+    if (PROFILE_OVF_CAPACITY == 0)
+        skip();
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x100), 16, 1000), 0);
+    struct profile_state *s = &profile_state;
+    hal_profile_irq_state irq = profile_lock();
+    profile_bin_store(s, 3, UINT32_MAX - 3, 0);   /* as if counted that far */
+    profile_unlock(irq);
+    assert_int_equal(profile_bin_count(s, 3), UINT32_MAX - 3);
+    check_ovf_table(s);
+    for (int i = 0; i < 2; i++)
+        __profile_hit(LOW + 0x30);
+    assert_int_equal(profile_bin_count(s, 3), UINT32_MAX - 1);
+    assert_int_equal(stats().buckets_saturated, 0);
+    __profile_hit(LOW + 0x30);
+    assert_int_equal(profile_bin_count(s, 3), UINT32_MAX);
+    assert_int_equal(s->bins[3], 0xFFFF);
+    assert_int_equal(stats().buckets_saturated, 1);
+    for (int i = 0; i < 5; i++)
+        __profile_hit(LOW + 0x30);
+    assert_int_equal(profile_bin_count(s, 3), UINT32_MAX);
+    struct profile_stats st = stats();
+    assert_int_equal(st.buckets_saturated, 1);  /* counted once per bucket */
+    assert_int_equal(st.samples, 8);
+    check_ovf_table(s);
+}
+
+/* With every overflow entry taken, a further bucket sticks at 0xFFFF as without the table:
+ * counted once, its further samples refused; the buckets with entries count on. */
+static void test_overflow_table_full(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x10000), 16, 1000), 0);
+    const uint32_t k = PROFILE_OVF_CAPACITY;
+    /* k + 2 buckets brought to 0xFFFF + n, filled from the highest (entries are inserted
+     * in bin order); the last samples of each the usual way (the second fills the bin) */
+    for (uint32_t n = 0; n < k + 2; n++) {
+        uint32_t b = (k + 1 - n) * 3;
+        burst(b, 0xFFFD);
+        for (uint32_t i = 0; i < 2 + n; i++)
+            __profile_hit(LOW + 16 * b + 2);
+        check_ovf_table(&profile_state);
+    }
+    struct profile_stats st = stats();
+    assert_int_equal(profile_state.ovf_used, k);
+    assert_int_equal(st.buckets_saturated, 2);
+    uint32_t refused = 0;
+    for (uint32_t n = 0; n < k + 2; n++) {
+        uint32_t b = (k + 1 - n) * 3;
+        if (n < k) {
+            assert_int_equal(profile_bin_count(&profile_state, b), 0xFFFF + n);
+        } else {
+            assert_int_equal(profile_state.bins[b], 0xFFFF);
+            refused += n;       /* (0xFFFF + n samples, 0xFFFF kept) */
+        }
+    }
+    assert_int_equal(st.samples, bins_true_sum() + refused);
+    uint32_t hot = 3 * (k + 1), before = profile_bin_count(&profile_state, hot);
+    __profile_hit(LOW + 16 * hot);          /* a bucket with an entry counts on */
+    __profile_hit(LOW + 16 * 3);            /* a stuck one refuses */
+    st = stats();
+    assert_int_equal(profile_bin_count(&profile_state, hot), before + (k ? 1 : 0));
+    refused += 1 + (k ? 0 : 1);
+    assert_int_equal(st.buckets_saturated, 2);
+    assert_int_equal(st.samples, bins_true_sum() + refused);
+    /* A reset gives the entries back. */
+    profile_reset();
+    assert_int_equal(profile_state.ovf_used, 0);
+    assert_int_equal(bins_true_sum(), 0);
+    for (uint32_t i = 0; i < profile_state.ovf_capacity; i++)
+        assert_int_equal(profile_state.ovf[i].bin + profile_state.ovf[i].high, 0);
+    for (uint32_t i = 0; i < 0xFFFF + 1; i++)
+        __profile_hit(LOW + 16 * 3);
+    assert_int_equal(stats().buckets_saturated, k ? 0 : 1);
+    assert_int_equal(profile_bin_count(&profile_state, 3), k ? 0x10000 : 0xFFFF);
+}
+
+/* A reset gdb asks for clears the overflow entries too, before the next sample counts. */
+static void test_gdb_reset_clears_overflow(void **state)
+{
+    (void)state;
+    if (PROFILE_OVF_CAPACITY == 0)
+        skip();
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x100), 16, 1000), 0);
+    for (uint32_t i = 0; i < 0x20000; i++)
+        __profile_hit(LOW + 0x20);
+    assert_int_equal(profile_state.ovf_used, 1);
+    gdb_reset();
+    __profile_hit(LOW + 0x20);
+    assert_int_equal(profile_state.ovf_used, 0);
+    assert_int_equal(profile_bin_count(&profile_state, 2), 1);
+    assert_int_equal(stats().samples, 1);
 }
 
 static void test_out_of_range_samples_counted(void **state)
@@ -634,8 +805,10 @@ static void test_allocation_follows_formulas(void **state)
     assert_int_equal(st.arcs_capacity, arcs);
     assert_int_equal(profile_state.nslots, arcs + 1);
     assert_int_equal(sizeof(struct profile_arc), 12);
+    assert_int_equal(sizeof(struct profile_ovf), 8);
     assert_int_equal(st.bytes_allocated, (1 + PROFILE_SNAPSHOT) *
-                     (((arcs + 1) * 12 + range / 16 * 2 + 7) / 8 * 8));
+                     (((arcs + 1) * 12 + 8 * CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS +
+                       range / 16 * 2 + 7) / 8 * 8));
     /* Both sets' arc records are 8-byte aligned, whatever the bins' count (a set is padded). */
     for (uintptr_t r = 0x1000; r < 0x1000 + 8 * 16; r += 16) {
         assert_int_equal(profile_on(at(LOW), at(LOW + r), 16, 1000), 0);
@@ -730,6 +903,148 @@ static void test_gmon_image_parsed_back(void **state)
         last_slot = slot;
     }
     assert_int_equal((size_t)(p - img), size);
+    free(img);
+}
+
+/* A histogram record of an image: its header's fields and its bins. */
+struct hist_record {
+    uintptr_t low, high;
+    uint32_t nbins, rate;
+    const uint8_t *bins;
+};
+
+/* The histogram records of an image (in file order), up to max; returns how many and
+ * sets *arcs_at to where the arcs begin. */
+static size_t parse_records(const uint8_t *img, size_t size, struct hist_record *recs,
+                            size_t max, size_t *arcs_at)
+{
+    const size_t A = sizeof(uintptr_t);
+    size_t n = 0, p = 20;
+    while (p < size && img[p] == 0) {
+        assert_true(n < max);
+        struct hist_record *r = &recs[n++];
+        r->low = (uintptr_t)get_uint(img + p + 1, A);
+        r->high = (uintptr_t)get_uint(img + p + 1 + A, A);
+        r->nbins = (uint32_t)get_uint(img + p + 1 + 2 * A, 4);
+        r->rate = (uint32_t)get_uint(img + p + 5 + 2 * A, 4);
+        assert_memory_equal(img + p + 9 + 2 * A, "seconds\0\0\0\0\0\0\0\0s", 16);
+        r->bins = img + p + 25 + 2 * A;
+        p += 25 + 2 * A + 2 * (size_t)r->nbins;
+        assert_true(p <= size);
+    }
+    *arcs_at = p;
+    return n;
+}
+
+/* A bucket past 0xFFFF goes out as one-bucket records of the same range whose counts add
+ * up to its count (65535 each, the last the rest), between records of the bins around it;
+ * every record has the scale of the histogram, and read back as GNU gprof reads them
+ * (adding up identical ranges) they give every bucket its true count. */
+static void test_gmon_split_records_parsed_back(void **state)
+{
+    (void)state;
+    if (PROFILE_OVF_CAPACITY < 4)
+        skip();
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x400), 16, 1000), 0);
+    static const struct { uint32_t bin, count; } want[] = {
+        { 0, 200000 }, { 3, 7 }, { 5, 65535 }, { 6, 131071 }, { 0x20, 9 }, { 0x3F, 70000 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        burst(want[i].bin, want[i].count - 1);
+        __profile_hit(LOW + 16 * want[i].bin + 6);   /* and one sample the usual way */
+    }
+    assert_int_equal(profile_state.ovf_used, 4);
+    __profile_hit(0);
+
+    size_t size;
+    uint8_t *img = read_image(&size, 4096);
+    struct hist_record recs[32];
+    size_t arcs_at, n = parse_records(img, size, recs, 32, &arcs_at);
+    assert_int_equal(arcs_at, size);   /* no arcs */
+    /* [0]: 4 pieces; [1, 5); [5]: 1; [6]: 3; [7, 0x3F); [0x3F]: 2 */
+    static const struct { uint32_t bin, nbins, count; } layout[] = {
+        { 0, 1, 65535 }, { 0, 1, 65535 }, { 0, 1, 65535 }, { 0, 1, 200000 - 3 * 65535 },
+        { 1, 4, 0 }, { 5, 1, 65535 }, { 6, 1, 65535 }, { 6, 1, 65535 }, { 6, 1, 1 },
+        { 7, 0x38, 0 }, { 0x3F, 1, 65535 }, { 0x3F, 1, 70000 - 65535 },
+    };
+    assert_int_equal(n, sizeof layout / sizeof layout[0]);
+    uint64_t sum[0x40] = { 0 };
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(recs[i].low, LOW + 16 * layout[i].bin);
+        assert_int_equal(recs[i].nbins, layout[i].nbins);
+        assert_int_equal(recs[i].high - recs[i].low, 16 * recs[i].nbins);  /* the scale */
+        assert_int_equal(recs[i].rate, 1000);
+        if (layout[i].count)
+            assert_int_equal(get_uint(recs[i].bins, 2), layout[i].count);
+        for (uint32_t b = 0; b < recs[i].nbins; b++)
+            sum[layout[i].bin + b] += get_uint(recs[i].bins + 2 * b, 2);
+    }
+    uint64_t total = 0;
+    for (uint32_t b = 0; b < 0x40; b++) {
+        uint32_t expect = 0;
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+            if (want[i].bin == b)
+                expect = want[i].count;
+        assert_int_equal(sum[b], expect);
+        total += sum[b];
+    }
+    /* The header: samples = the buckets' counts + the sample outside the range. */
+    assert_int_equal(get_uint(img + 8, 4), total + 1);
+    free(img);
+
+    /* With arcs, read in any pieces, from a snapshot too: the same bytes. */
+    __profile_mcount(LOW + 0x10, LOW + 0x200);
+    uint8_t *whole = read_image(&size, 1 << 20);
+    size_t chunks[] = { 1, 2, 5, 33, 35, 512 };
+    for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+        size_t size2;
+        uint8_t *again = read_image(&size2, chunks[c]);
+        assert_int_equal(size2, size);
+        assert_memory_equal(again, whole, size);
+        free(again);
+    }
+    struct profile_gmon_reader r;
+    profile_gmon_reader_init(&r);
+    uint8_t block[35];
+    for (size_t off = size - size % 35;; off -= 35) {   /* backwards, as TFTP may */
+        size_t got = profile_gmon_read(&r, off, block, sizeof block);
+        assert_memory_equal(block, whole + off, got);
+        if (off == 0)
+            break;
+    }
+#if PROFILE_SNAPSHOT
+    assert_int_equal(profile_snapshot_take(&r), 0);
+    assert_int_equal(profile_gmon_size(&r), size);
+    uint8_t *frozen = malloc(size);
+    assert_int_equal(profile_gmon_read(&r, 0, frozen, size), size);
+    assert_memory_equal(frozen, whole, size);
+    /* the live set goes on in the spare, its overflow entries all free */
+    assert_int_equal(profile_state.ovf_used, 0);
+    for (uint32_t i = 0; i < profile_state.ovf_capacity; i++)
+        assert_int_equal(profile_state.ovf[i].bin + profile_state.ovf[i].high, 0);
+    profile_snapshot_release(&r, 1);
+    free(frozen);
+#endif
+    free(whole);
+}
+
+/* A stuck bucket (no entry free) goes out as 0xFFFF in its record, not split. */
+static void test_gmon_stuck_bucket_not_split(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x2000), 16, 1000), 0);
+    for (uint32_t b = 0; b <= PROFILE_OVF_CAPACITY; b++)
+        burst(b, 0x10000 + b);
+    assert_int_equal(profile_state.bins[PROFILE_OVF_CAPACITY], 0xFFFF);
+    assert_int_equal(stats().buckets_saturated, 1);
+    size_t size, arcs_at;
+    uint8_t *img = read_image(&size, 4096);
+    struct hist_record recs[2 * CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS + 4];
+    size_t n = parse_records(img, size, recs, sizeof recs / sizeof recs[0], &arcs_at);
+    assert_int_equal(n, 2 * PROFILE_OVF_CAPACITY + 1);   /* two pieces each, then the rest */
+    assert_int_equal(recs[n - 1].low, LOW + 16 * PROFILE_OVF_CAPACITY);
+    assert_int_equal(recs[n - 1].nbins, 0x200 - PROFILE_OVF_CAPACITY);
+    assert_int_equal(get_uint(recs[n - 1].bins, 2), 0xFFFF);
     free(img);
 }
 
@@ -846,8 +1161,14 @@ static void test_abandoned_snapshot_merges_back(void **state)
     assert_int_equal(st.samples_total, st.samples);
     assert_int_equal(st.samples_out_of_range, 1);
     assert_int_equal(st.samples_overhead, 2);
-    assert_int_equal(profile_state.bins[0], 0xFFFF);
-    assert_int_equal(st.buckets_saturated, 1);
+    if (PROFILE_OVF_CAPACITY) {
+        /* the sum counts on past 0xFFFF in an overflow entry of the live set */
+        assert_int_equal(profile_bin_count(&profile_state, 0), 0xFFF0 + 0x20);
+        assert_int_equal(st.buckets_saturated, 0);
+    } else {
+        assert_int_equal(profile_state.bins[0], 0xFFFF);
+        assert_int_equal(st.buckets_saturated, 1);
+    }
     assert_int_equal(profile_state.bins[2], 1);
     assert_int_equal(arc_count(LOW + 8, LOW + 0x100), 3);
     assert_int_equal(arc_count(LOW + 0x300, LOW + 0x200), 1);
@@ -864,11 +1185,12 @@ static struct {
     int windows;                        /* how many times the hook looked */
 } merge_expect;
 
+/* The samples in a set's buckets: their true counts (bins and overflow entries). */
 static uint32_t set_bins(const struct profile_state *s)
 {
     uint32_t sum = 0;
     for (uint32_t i = 0; s->bins && i < s->nbins; i++)
-        sum += s->bins[i];
+        sum += profile_bin_count(s, i);
     return sum;
 }
 
@@ -931,6 +1253,79 @@ static void test_merge_back_counts_nothing_twice(void **state)
     assert_int_equal(arc_count(LOW + 0x500, LOW + 0x200), 1);
 }
 
+/* Merge-back of buckets past 0xFFFF: true counts add up whichever set held an overflow
+ * entry; a bucket stuck on either side stays stuck; no window shows a sample twice or not
+ * at all (check_merge_window, in true counts). */
+static void test_merge_back_overflow(void **state)
+{
+    (void)state;
+    if (PROFILE_OVF_CAPACITY < 4)
+        skip();
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    struct profile_state *s = &profile_state;
+    burst(1, 100000);                 /* frozen: an entry */
+    burst(2, 0xFFF0);                 /* frozen: none, the sum will need one */
+    burst(3, 0x10);
+    burst(5, 0xFFFF + 10);            /* frozen: stuck below */
+    hal_profile_irq_state irq = profile_lock();
+    profile_bin_store(s, 5, profile_bin_count(s, 5), 1);
+    profile_unlock(irq);
+    assert_int_equal(s->bins[5], 0xFFFF);
+    struct profile_gmon_reader r;
+    assert_int_equal(profile_snapshot_take(&r), 0);
+    burst(1, 70000);                  /* live: an entry of its own */
+    burst(2, 0x20);
+    burst(4, 80000);
+    burst(5, 3);
+    __profile_hit(LOW + 0x5C);        /* one the usual way */
+
+    merge_expect.samples = 100000 + 0xFFF0 + 0x10 + 0xFFFF + 10 + 70000 + 0x20 + 80000 + 4;
+    merge_expect.in_range = merge_expect.samples;
+    merge_expect.calls = 0;
+    merge_expect.windows = 0;
+    check_merge_window();
+    hal_host_irq_enabled_hook = check_merge_window;
+    profile_snapshot_release(&r, 0);
+    hal_host_irq_enabled_hook = NULL;
+    assert_true(merge_expect.windows > 1 + 4 + 4);
+    check_merge_window();
+    check_ovf_table(s);
+    assert_int_equal(profile_bin_count(s, 1), 170000);
+    assert_int_equal(profile_bin_count(s, 2), 0x10010);
+    assert_int_equal(profile_bin_count(s, 3), 0x10);
+    assert_int_equal(profile_bin_count(s, 4), 80000);
+    assert_int_equal(profile_bin_count(s, 5), 0xFFFF + 10 + 4);
+    assert_int_equal(s->bins[5], 0xFFFF);          /* still stuck */
+    assert_int_equal(stats().buckets_saturated, 1);
+    /* The frozen set is the spare again, all zero. */
+    assert_non_null(s->spare);
+    for (size_t i = 0; i < s->set_bytes; i++)
+        assert_int_equal(((uint8_t *)s->spare)[i], 0);
+}
+
+/* Merge-back into a live set whose overflow entries are all taken: a bucket that needs one
+ * sticks at 0xFFFF (counted), the rest refused; every sample is still in the header. */
+static void test_merge_back_overflow_table_full(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x2000), 16, 1000), 0);
+    struct profile_state *s = &profile_state;
+    const uint32_t hot = 0x1F0;
+    burst(hot, 100000);
+    struct profile_gmon_reader r;
+    assert_int_equal(profile_snapshot_take(&r), 0);
+    for (uint32_t b = 0; b + 1 <= PROFILE_OVF_CAPACITY; b++)   /* (no warning with 0) */
+        burst(b, 0x10000);
+    burst(hot, 5);
+    profile_snapshot_release(&r, 0);
+    struct profile_stats st = stats();
+    assert_int_equal(s->bins[hot], 0xFFFF);
+    assert_int_equal(st.buckets_saturated, 1);
+    assert_int_equal(st.samples, 100000 + 5 + 0x10000 * PROFILE_OVF_CAPACITY);
+    assert_int_equal(set_bins(s), 0xFFFF + 0x10000 * PROFILE_OVF_CAPACITY);
+    check_ovf_table(s);
+}
+
 static void test_snapshot_ended_by_profile_off(void **state)
 {
     (void)state;
@@ -982,6 +1377,7 @@ static void record_some(uint32_t seed)
     }
     __profile_hit(0);
     __profile_hit(LOW + 0x2000);   /* profiler overhead (test_gdb_dump_at_any_window_is_exact) */
+    burst(3, BURST);               /* one bucket past 0xFFFF, in every set */
 }
 
 struct totals { uint32_t samples, in_range, calls, overhead; };
@@ -1028,9 +1424,9 @@ static void test_gdb_dump_at_any_window_is_exact(void **state)
                 t.in_range += set_bins(s);
                 t.calls += set_calls(s);
             }
-            assert_int_equal(gdb_dumped.samples + t.samples, 4 * 22);
+            assert_int_equal(gdb_dumped.samples + t.samples, 4 * (22 + BURST));
             assert_int_equal(gdb_dumped.overhead + t.overhead, 4);
-            assert_int_equal(gdb_dumped.in_range + t.in_range, 4 * 20);
+            assert_int_equal(gdb_dumped.in_range + t.in_range, 4 * (20 + BURST));
             assert_int_equal(gdb_dumped.calls + t.calls, 4 * 20);
             profile_off();
             if (window > gdb_dumped.windows)
@@ -1150,7 +1546,10 @@ int main(void)
         T(test_bucket_rounded_up_to_power_of_two),
         T(test_range_not_multiple_of_bucket),
         T(test_bucket_one_and_exact_power),
-        T(test_bin_sticks_at_ffff),
+        T(test_bucket_counts_past_ffff),
+        T(test_bucket_sticks_at_2_32),
+        T(test_overflow_table_full),
+        T(test_gdb_reset_clears_overflow),
         T(test_out_of_range_samples_counted),
         T(test_overhead_samples_not_binned),
         T(test_no_profiler_text_nothing_is_overhead),
@@ -1177,6 +1576,8 @@ int main(void)
         T(test_allocation_follows_formulas),
         T(test_gmon_image_parsed_back),
         T(test_gmon_read_in_any_chunks),
+        T(test_gmon_split_records_parsed_back),
+        T(test_gmon_stuck_bucket_not_split),
         T(test_gmon_empty_when_off),
         T(test_on_off_refused_in_interrupt),
 #if PROFILE_SNAPSHOT
@@ -1184,6 +1585,8 @@ int main(void)
         T(test_abandoned_snapshot_merges_back),
         T(test_snapshot_ended_by_profile_off),
         T(test_merge_back_counts_nothing_twice),
+        T(test_merge_back_overflow),
+        T(test_merge_back_overflow_table_full),
         T(test_gdb_dump_at_any_window_is_exact),
         T(test_profile_on_off_during_release),
 #else

@@ -62,6 +62,8 @@ static struct expect expect_for(uintptr_t start, u128 len, int bucket)
 {
     struct expect e;
     uint32_t shift = ceil_log2((uint64_t)bucket);
+    if (shift == 0)
+        shift = 1;      /* 2 bytes at least: gprof's unit */
     u128 b = (u128)1 << shift;
     e.nbins = (len + b - 1) / b;
     e.span = e.nbins * b;
@@ -70,9 +72,15 @@ static struct expect expect_for(uintptr_t start, u128 len, int bucket)
     if (cap > 0xFFFF)
         cap = 0xFFFF;
     e.nslots = PROFILE_CALLGRAPH ? cap + 1 : 0;
-    e.min_bytes = e.nbins * 2 + e.nslots * 12;
+    e.min_bytes = e.nbins * 2 + e.nslots * 12 + 8 * CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS;
     e.open_span = e.span;
-    e.representable = e.nbins <= UINT32_MAX &&
+    /* The largest gmon.out: every overflow entry at 2^32-1, 65537 records of one bin each,
+     * and a record of the bins around each; the arc table full. */
+    const u128 A = sizeof(uintptr_t), K = CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS;
+    u128 hist_hdr = 1 + 2 * A + 4 + 4 + 16;
+    u128 gmon_max = 20 + (1 + K) * hist_hdr + e.nbins * 2 + K * 65537 * (hist_hdr + 2) +
+                    (e.nslots ? e.nslots - 1 : 0) * (1 + 2 * A + 4);
+    e.representable = e.nbins <= UINT32_MAX && gmon_max <= UINT32_MAX &&
                       (u128)start + e.span <= (u128)UINTPTR_MAX + 1 &&
                       e.min_bytes * (1 + PROFILE_SNAPSHOT) <= UINT32_MAX;
     return e;
@@ -198,13 +206,18 @@ static void test_ranges_ending_at_4g(void **state) { (void)state; check_lengths_
 static void test_ranges_across_4g(void **state) { (void)state; check_lengths_at(across_4g); }
 static void test_ranges_ending_at_the_top(void **state) { (void)state; check_lengths_at(ending_at_top); }
 
-/* The case found from outside: 2^31 + 1 one-byte bins need 4 GiB: refused before any
- * allocation is tried, whatever the heap would give. */
-static void test_2g_one_byte_buckets_refused(void **state)
+/* The case found from outside: 2^31 + 1 bins need 4 GiB: refused before any allocation
+ * is tried, whatever the heap would give. (It was 2^31 + 1 one-byte buckets; a bucket is 2
+ * bytes at least now, and 1 is rounded up to 2.) */
+static void test_2g_buckets_refused(void **state)
 {
     (void)state;
     fake_hal.malloc_limit = 0;
-    int rc = profile_on((void *)0, (void *)0x80000001u, 1, 1000);
+    uintptr_t end = sizeof(uintptr_t) > 4 ? (uintptr_t)0x100000002ull : UINTPTR_MAX;
+    int rc = profile_on((void *)0, (void *)end, 2, 1000);
+    assert_true(rc == -ENOMEM || rc == -EINVAL);
+    assert_int_equal(fake_hal.last_malloc_size, 0);
+    rc = profile_on((void *)0, (void *)end, 1, 1000);
     assert_true(rc == -ENOMEM || rc == -EINVAL);
     assert_int_equal(fake_hal.last_malloc_size, 0);
 }
@@ -252,7 +265,7 @@ int main(void)
         T(test_ranges_ending_at_4g),
         T(test_ranges_across_4g),
         T(test_ranges_ending_at_the_top),
-        T(test_2g_one_byte_buckets_refused),
+        T(test_2g_buckets_refused),
         T(test_call_sites_in_bucket_rounding),
     };
     return cmocka_run_group_tests_name("layout", tests, NULL, NULL);

@@ -19,6 +19,12 @@
 #define CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE 5
 #endif
 
+/* Histogram buckets that may count past the 0xFFFF of their 16-bit bin (up to 2^32-1),
+ * per set: an overflow entry of 8 bytes each (target/src/hist.c). 0: bins stick at 0xFFFF. */
+#ifndef CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS
+#define CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS 16
+#endif
+
 /* TFTP daemon serving gmon.out. */
 #ifdef CYGPKG_PROFILE_TFTP
 #define PROFILE_TFTP 1
@@ -53,6 +59,8 @@
 
 _Static_assert(CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE >= 1 && CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE <= 100,
                "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE must be 1..100");
+_Static_assert(CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS >= 0 && CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS <= 256,
+               "CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS must be 0..256");
 _Static_assert(CYGNUM_PROFILE_TFTP_PORT >= 1 && CYGNUM_PROFILE_TFTP_PORT <= 65535,
                "CYGNUM_PROFILE_TFTP_PORT must be 1..65535");
 _Static_assert(CYGNUM_PROFILE_TFTP_HOLD_MS >= 1 && CYGNUM_PROFILE_TFTP_HOLD_MS <= 60000,

@@ -23,7 +23,8 @@ extern "C" {
  *
  * @param start        first address profiled (usually _stext)
  * @param end          one past the last address profiled (usually _etext)
- * @param bucket_size  bytes of code per 16-bit histogram counter; rounded up to a power of 2
+ * @param bucket_size  bytes of code per histogram bucket; rounded up to a power of 2, at
+ *                     least 2 (gprof's unit)
  * @param interval_us  requested time between samples; the HAL may adjust it, and the
  *                     interval it actually uses is what gmon.out's prof_rate reports
  *
@@ -60,7 +61,9 @@ struct profile_stats {
                                       outside the range, profiler overhead, or refused
                                       by a full bin */
     uint32_t samples_out_of_range; /**< samples whose PC lay outside [start, end) */
-    uint32_t buckets_saturated;  /**< buckets stuck at 0xFFFF */
+    uint32_t buckets_saturated;  /**< buckets stuck at 0xFFFF: no overflow entry was free
+                                      (CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS), or at
+                                      2^32-1; they refuse further samples */
     uint32_t arcs;               /**< distinct arcs recorded */
     uint32_t arcs_capacity;      /**< arc records available */
     uint32_t arcs_dropped;       /**< calls not counted because the arc table was full */
