@@ -32,7 +32,7 @@ import harness as h  # noqa: E402
 
 ELF = os.path.join(h.FW_DIR, "bench.elf")
 OUT = os.path.join(h.OUT_ROOT, "overhead")
-CALLS = 40000   # about 40000 samples: the share to a few tenths of a point
+CALLS = 20000   # about 20000 samples: the share to a few tenths of a point
 NM = re.sub(r"gprof$", "nm", h.GPROF)
 # The sample path: the profile timer's handler (board.mk's BOARD_PROFILE_ISR) and what it
 # runs. A trace region that enters the handler ends at the first instruction outside these
