@@ -27,10 +27,12 @@
 # Samples whose PC was in the package's own code are profiler overhead: counted in the
 # header, never in a bin (target/src/hist.c); the summary says how many.
 #
-# A bucket counted past 0xFFFF keeps the rest in an overflow entry (profile_state.ovf,
-# sorted by bin): gmon.out's bins are 16-bit, so such a bucket goes out as one-bucket
-# records of its range whose counts add up to its count (GNU gprof adds them up), between
-# records of the bins around it, as target/src/gmon.c writes them.
+# Several ranges (profile_on_ranges: profile_state.ranges, in address order, each with its
+# first bin in bins) go out as one histogram record each, in address order. A bucket
+# counted past 0xFFFF keeps the rest in an overflow entry (profile_state.ovf, sorted by
+# bin): gmon.out's bins are 16-bit, so such a bucket goes out as one-bucket records of its
+# range whose counts add up to its count (GNU gprof adds them up), between records of the
+# bins around it, as target/src/gmon.c writes them.
 
 python
 import os
@@ -175,6 +177,9 @@ class GprofData:
         self.ovf = []   # (bin, high) of the overflow entries in use, in bin order
         self.ovf_capacity = int(s["ovf_capacity"])
         self.bucket_shift = int(s["bucket_shift"])
+        # (low, first bin, bins) of each range, in address order
+        self.ranges = [(int(g["low"]), int(g["first"]), int(g["nbins"]))
+                       for g in (s["ranges"][i] for i in range(int(s["nranges"])))]
         if self.reset_pending:
             # The target resets before it records anything more: the data is empty now.
             self.bins = bytes(2 * self.nbins)
@@ -217,20 +222,26 @@ class GprofData:
         return struct.unpack_from(self.e + "H", self.bins, 2 * b)[0]
 
     def hist_records(self):
-        """The histogram records as target/src/gmon.c writes them, in its order: (first
-        bin, bins, None) for bins as they are, (bin, 1, count) for a piece of a bucket
-        past 0xFFFF (65535 each, the last the rest)."""
-        recs, b = [], 0
-        for bin_, high in self.ovf + [(self.nbins, None)]:
-            if bin_ > b:
-                recs.append((b, bin_ - b, None))
-            if high is None:
-                break
-            count = high + self.bin(bin_)
-            n = (count + 65534) // 65535
-            recs += [(bin_, 1, 65535 if k + 1 < n else count - 65535 * (n - 1))
-                     for k in range(n)]
-            b = bin_ + 1
+        """The histogram records as target/src/gmon.c writes them, in its order: range by
+        range in address order, (address, first bin, bins, None) for bins as they are,
+        (address, bin, 1, count) for a piece of a bucket past 0xFFFF (65535 each, the
+        last the rest)."""
+        recs = []
+        for low, first, nbins in self.ranges:
+            end = first + nbins
+            hot = [(b, high) for b, high in self.ovf if first <= b < end]
+            b = first
+            for bin_, high in hot + [(end, None)]:
+                if bin_ > b:
+                    recs.append((low + ((b - first) << self.bucket_shift), b, bin_ - b, None))
+                if high is None:
+                    break
+                count = high + self.bin(bin_)
+                n = (count + 65534) // 65535
+                at = low + ((bin_ - first) << self.bucket_shift)
+                recs += [(at, bin_, 1, 65535 if k + 1 < n else count - 65535 * (n - 1))
+                         for k in range(n)]
+                b = bin_ + 1
         return recs
 
     def gmon(self):
@@ -240,8 +251,7 @@ class GprofData:
         out = bytearray(b"gmon")
         out += struct.pack(e + "IIII", 1, c["samples"], c["samples_overhead"],
                            c["arcs_dropped"] + c["arcs_out_of_range"])
-        for first, n, count in self.hist_records():
-            low = self.low_pc + (first << self.bucket_shift)
+        for low, first, n, count in self.hist_records():
             out += struct.pack(e + "B" + a + a + "II", 0, low, low + (n << self.bucket_shift),
                                n, self.prof_rate)
             out += b"seconds".ljust(15, b"\0") + b"s"
@@ -256,9 +266,11 @@ def gprof_report(d, path=None):
     c = d.counters
     sat = sum(1 for i in range(0, len(d.bins), 2) if d.bins[i:i + 2] == b"\xff\xff")
     if path:
-        print("gprof: wrote %s: %d bytes, %d bins of %d bytes over 0x%x-0x%x, %d arcs, "
-              "%d Hz" % (path, len(d.gmon()), d.nbins, d.bucket, d.low_pc, d.high_pc,
-                         len(d.arcs), d.prof_rate))
+        over = ", ".join("0x%x-0x%x" % (low, low + (n << d.bucket_shift))
+                         for low, first, n in d.ranges)
+        print("gprof: wrote %s: %d bytes, %d bins of %d bytes over %s, %d arcs, "
+              "%d Hz" % (path, len(d.gmon()), d.nbins, d.bucket, over, len(d.arcs),
+                         d.prof_rate))
     print("gprof: samples %d, outside the range %d, buckets saturated at 0xFFFF %d"
           % (c["samples"], c["samples_out_of_range"], sat))
     if d.ovf:

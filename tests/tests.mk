@@ -211,5 +211,19 @@ $(eval board_suite_before_hot_bucket = $(value board_suite))
 board_suite = $(call board_suite_before_hot_bucket,$(1)) tests/qemu/test_hot_bucket.py
 # (tgprof: host/host.mk's $(TGPROF), named here before that file is read)
 test-board-deps: $(TB)/fw/hot_bucket.elf $(BUILD)/host/tgprof
-TESTS     += tests/qemu/test_hot_bucket.py
+TESTS     += tests/qemu/test_hot_bucket.py $(foreach b,$(OTHER_BOARDS),tests/qemu/test_hot_bucket.py@$(b))
 TEST_DEPS += $(TB)/fw/hot_bucket.elf
+
+# =========================================================================================
+# ---- several ranges (issue 14, part 2) ---------------------------------------------------
+# =========================================================================================
+# The RAM-code firmware (tests/qemu/ramfunc.c) profiled over flash and .ramfunc with
+# profile_on_ranges: exact arcs flash -> RAM -> flash, RAM code's samples in its own bins, a
+# bucket past 65535 in the second range, gdb's file the firmware's own byte for byte. On
+# every board (the board suite): a few seconds.
+$(eval $(call firmware,ranges,tests/qemu/ranges.c,tests/qemu/support.c))
+$(eval board_suite_before_ranges = $(value board_suite))
+board_suite = $(call board_suite_before_ranges,$(1)) tests/qemu/test_ranges.py
+test-board-deps: $(TB)/fw/ranges.elf
+TESTS     += tests/qemu/test_ranges.py $(foreach b,$(OTHER_BOARDS),tests/qemu/test_ranges.py@$(b))
+TEST_DEPS += $(TB)/fw/ranges.elf

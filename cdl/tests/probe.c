@@ -48,10 +48,26 @@ static void probe_huge_ranges(void)
     printf("huge refused %u of %u\n", ok, n);
 }
 
+/* profile_on_ranges with as many ranges as CYGNUM_PROFILE_MAX_RANGES allows (pieces of
+ * _stext.._etext, 256 bytes apart), and with one more: prints "ranges MAX: rc, MAX+1: rc". */
+static void probe_max_ranges(void)
+{
+    extern char _stext[];
+    struct profile_range r[CYGNUM_PROFILE_MAX_RANGES + 1];
+    for (int i = 0; i <= CYGNUM_PROFILE_MAX_RANGES; i++)
+        r[i] = (struct profile_range){ _stext + 256 * i, _stext + 256 * i + 128 };
+    int all = profile_on_ranges(r, CYGNUM_PROFILE_MAX_RANGES, 16, 1000);
+    int more = profile_on_ranges(r, CYGNUM_PROFILE_MAX_RANGES + 1, 16, 1000);
+    profile_off();
+    printf("ranges %d: %d, %d: %d\n", CYGNUM_PROFILE_MAX_RANGES, all,
+           CYGNUM_PROFILE_MAX_RANGES + 1, more);
+}
+
 int main(void)
 {
     extern char _stext[], _etext[];
     probe_huge_ranges();
+    probe_max_ranges();
     int rc = profile_on(_stext, _etext, 16, 1000);
     printf("profile_on %d\n", rc);
     if (rc != 0)

@@ -12,6 +12,7 @@
 #                                       stays free (no hash heads: the table is the records)
 #   CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS
 #                                       8 bytes per overflow entry (buckets past 65535)
+#   CYGNUM_PROFILE_MAX_RANGES           profile_on_ranges takes that many ranges, not one more
 # and the histogram is ceil(range / 16) 16-bit bins (bucket size 16); a set (arcs, overflow
 # entries and bins) is padded to 8 bytes.
 #
@@ -150,6 +151,14 @@ check "the configurations built apart: six build directories besides the default
 OVF=0 probe_config ovf0 1 5 1 CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS=0
 OVF=256 probe_config ovf256 1 5 1 CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS=256
 OVF=64 probe_config ovf64tftp 1 5 2 CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS=64 CYGPKG_NET_LWIP=1
+
+# ---- CYGNUM_PROFILE_MAX_RANGES: profile_on_ranges takes that many ranges, not one more ---------
+check "default: profile_on_ranges takes 4 ranges, refuses 5 (-EINVAL)" \
+  grep -qx "ranges 4: 0, 5: -22" "$tmp/default.txt"
+probe_config ranges1 1 5 1 CYGNUM_PROFILE_MAX_RANGES=1
+check "CYGNUM_PROFILE_MAX_RANGES=1: one range, not two" grep -qx "ranges 1: 0, 2: -22" "$tmp/ranges1.txt"
+probe_config ranges16 1 5 1 CYGNUM_PROFILE_MAX_RANGES=16
+check "CYGNUM_PROFILE_MAX_RANGES=16: 16 ranges, not 17" grep -qx "ranges 16: 0, 17: -22" "$tmp/ranges16.txt"
 
 # ---- CYGPKG_PROFILE_TFTP: on by default with lwIP, and only then is lwIP linked ---------------
 lwip_syms='profile_tftp_start|udp_new|udp_new_ip_type|udp_bind|tftp_init|netif_add|etharp_output|lwip_init'

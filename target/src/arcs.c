@@ -100,7 +100,7 @@ void profile_arc_add(struct profile_state *s, uint32_t from, uint32_t self, uint
 
 /*
  * Everything but an arc found at its home slot: a pending reset, a call site outside the
- * range, an arc further along, a new arc. Entered with interrupts masked; restores them.
+ * ranges, an arc further along, a new arc. Entered with interrupts masked; restores them.
  * Kept out of line so that the common path needs no stack frame.
  */
 static __attribute__((noinline)) void mcount_miss(struct profile_state *s, uintptr_t from,
@@ -109,10 +109,11 @@ static __attribute__((noinline)) void mcount_miss(struct profile_state *s, uintp
     profile_set_busy(1);  /* entered masked: a profile_lock section from here */
     if (s->armed_span == 0 && !profile_slow_path(s))
         goto out;         /* off */
-    /* Recorded: a call site in the range whose addresses the table can hold (always, on a
-     * 32-bit target, but for a call site at 0, which marks a free slot). */
-    if (from - s->low_pc >= s->armed_span || (uint32_t)from == 0 ||
-        !profile_arc_fits(s, from) || !profile_arc_fits(s, self)) {
+    /* Recorded: a call site in a range (the fast path's first) whose addresses the table
+     * can hold (always, on a 32-bit target, but for a call site at 0, which marks a free
+     * slot). */
+    if ((from - s->low_pc >= s->armed_span && profile_range_bin(s, from) == UINT32_MAX) ||
+        (uint32_t)from == 0 || !profile_arc_fits(s, from) || !profile_arc_fits(s, self)) {
         s->arcs_out_of_range++;
         goto out;
     }

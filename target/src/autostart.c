@@ -1,7 +1,8 @@
 /*
  * PROFILE_AUTOSTART (the install tree's lib/profile.mk: -Wl,-u,profile_autostart): profiling
  * without a change to the application's source and without a debugger, as gprof does on a
- * host. A constructor starts profiling over all code (_stext.._etext) before main -- so
+ * host. A constructor starts profiling over all code (_stext.._etext, and the code the
+ * startup copies to RAM, _sramfunc.._eramfunc, if there is any) before main -- so
  * that mcount counts main's own call, from the startup code -- and an atexit handler
  * writes gmon.out through semihosting when the program exits (exit() or a return from
  * main). Bucket, interval and file name: CYGNUM_PROFILE_AUTOSTART_BUCKET,
@@ -23,8 +24,11 @@ _Static_assert(CYGNUM_PROFILE_AUTOSTART_INTERVAL_US >= 1 && CYGNUM_PROFILE_AUTOS
 _Static_assert(sizeof("" CYGDAT_PROFILE_AUTOSTART_FILE) > 1,
                "CYGDAT_PROFILE_AUTOSTART_FILE must be a C string, e.g. \"gmon.out\"");
 
-/* Linker script symbols: all code. */
+/* Linker script symbols: all code. The code in RAM (.ramfunc) is weak: a linker script of
+ * one's own may have none (0: no such range). */
 extern char _stext[], _etext[];
+extern char _sramfunc[] __attribute__((weak));
+extern char _eramfunc[] __attribute__((weak));
 
 /* "profile: <what> (-<errno>)" on stderr, the console (through stdio: a file descriptor 2
  * is the console in newlib's glue, not in every C library's), without printf's weight. */
@@ -71,8 +75,14 @@ static void profile_autostart_write(void)
  */
 __attribute__((constructor(101))) void profile_autostart(void)
 {
-    int rc = profile_on(_stext, _etext, CYGNUM_PROFILE_AUTOSTART_BUCKET,
-                        CYGNUM_PROFILE_AUTOSTART_INTERVAL_US);
+    struct profile_range code[2] = { { _stext, _etext }, { _sramfunc, _eramfunc } };
+    int n = 1;
+#if CYGNUM_PROFILE_MAX_RANGES >= 2
+    if ((uintptr_t)_eramfunc > (uintptr_t)_sramfunc)
+        n = 2;                  /* code that runs from RAM: its own range */
+#endif
+    int rc = profile_on_ranges(code, n, CYGNUM_PROFILE_AUTOSTART_BUCKET,
+                               CYGNUM_PROFILE_AUTOSTART_INTERVAL_US);
     if (rc) {
         say("autostart: profile_on failed", rc);
         return;

@@ -1,13 +1,14 @@
 /*
  * Serializer: the profiling state as a GNU gmon.out (version 1) image.
  *
- * gmon.out's bins are 16-bit. The histogram goes out as records of the same format: one
- * of the bins between two buckets that have an overflow entry (a true count of 0xFFFF or
- * more), and for each such bucket ceil(count / 65535) records of that one bucket whose
- * counts (65535 each, the last the rest) add up to its count: GNU gprof (hist.c,
- * hist_read_rec) adds up the records of an identical range, and accepts records side by
- * side that do not overlap; every record has the same scale (bucket bytes / 2 per bin).
- * gdb/gprof.gdb writes the same records.
+ * The histogram goes out as one record per range (profile_on_ranges), in address order;
+ * GNU gprof (hist.c, hist_read_rec) reads records side by side that do not overlap. And
+ * gmon.out's bins are 16-bit: within a range, the bins between two buckets that have an
+ * overflow entry (a true count of 0xFFFF or more) go out as a record, and each such bucket
+ * as ceil(count / 65535) records of that one bucket whose counts (65535 each, the last the
+ * rest) add up to its count, which gprof does for records of an identical range. Every
+ * record has the same scale (bucket bytes / 2 per bin), as gprof requires. gdb/gprof.gdb
+ * writes the same records.
  */
 #include <string.h>
 #include <cyg/profile/gmon.h>
@@ -55,54 +56,77 @@ static uint32_t pieces(uint32_t count)
     return count / PIECE + (count % PIECE != 0);
 }
 
-uint64_t profile_gmon_bytes_max(uint64_t nbins, uint64_t narcs)
+uint64_t profile_gmon_bytes_max(uint64_t nbins, uint64_t nranges, uint64_t narcs)
 {
-    /* Every entry splits a record in two and adds the pieces of a bucket of 2^32-1 */
+    /* A record per range; every entry splits one in two and adds the pieces of a bucket
+     * of 2^32-1 */
     uint64_t split = PROFILE_OVF_CAPACITY;
-    return HDR_BYTES + (1 + split) * HIST_HDR_BYTES + nbins * 2 +
+    return HDR_BYTES + (nranges + split) * HIST_HDR_BYTES + nbins * 2 +
            split * pieces(UINT32_MAX) * PIECE_BYTES + narcs * ARC_BYTES;
+}
+
+/* The first overflow entry of s whose bin is b or above (ovf_used if none). */
+static uint32_t ovf_from(const struct profile_state *s, uint32_t b)
+{
+    uint32_t j = 0;
+    while (j < s->ovf_used && s->ovf[j].bin < b)
+        j++;
+    return j;
 }
 
 /*
  * One histogram record of the image, found by offset: either bins [bin, bin + nbins) as
  * they are in s->bins (count 0), or one piece of an overflowed bucket (nbins 1, count its
- * share). The records come in bin order: before each overflow entry's bucket the bins
- * since the last one, if any, then the bucket's pieces; then the bins after the last.
+ * share); low is where its first bin starts. The records come range by range (address
+ * order) and in bin order within one: before each overflow entry's bucket the bins since
+ * the last one, if any, then the bucket's pieces; then the bins after the last.
  */
 struct hist_rec {
-    size_t   at;            /* its offset in the image */
-    uint32_t bin, nbins;
-    uint32_t count;
+    size_t    at;           /* its offset in the image */
+    uint32_t  bin, nbins;
+    uint32_t  count;
+    uintptr_t low;
 };
+
+/* Where bin b of range g starts. */
+static uintptr_t bin_low(const struct profile_state *s, const struct profile_hist_range *g,
+                         uint32_t b)
+{
+    return g->low + ((uintptr_t)(b - g->first) << s->bucket_shift);
+}
 
 /* The record that holds the image's byte pos; or, if pos lies past the histogram, 0 and
  * rec->at the offset where the histogram ends. */
 static int hist_locate(const struct profile_state *s, size_t pos, struct hist_rec *rec)
 {
     size_t at = HDR_BYTES;
-    uint32_t b = 0;
-    for (uint32_t j = 0;; j++) {
-        uint32_t stop = j < s->ovf_used ? s->ovf[j].bin : s->nbins;
-        if (stop > b) {
-            size_t len = HIST_HDR_BYTES + (size_t)(stop - b) * 2;
-            if (pos < at + len) {
-                *rec = (struct hist_rec){ at, b, stop - b, 0 };
+    for (uint32_t r = 0; r < s->nranges; r++) {
+        const struct profile_hist_range *g = &s->ranges[r];
+        uint32_t b = g->first, end = g->first + g->nbins;
+        for (uint32_t j = ovf_from(s, b);; j++) {
+            uint32_t stop = j < s->ovf_used && s->ovf[j].bin < end ? s->ovf[j].bin : end;
+            if (stop > b) {
+                size_t len = HIST_HDR_BYTES + (size_t)(stop - b) * 2;
+                if (pos < at + len) {
+                    *rec = (struct hist_rec){ at, b, stop - b, 0, bin_low(s, g, b) };
+                    return 1;
+                }
+                at += len;
+            }
+            if (stop == end)
+                break;
+            uint32_t count = s->ovf[j].high + s->bins[stop];
+            uint32_t n = pieces(count);
+            if (pos < at + (size_t)n * PIECE_BYTES) {
+                uint32_t k = (uint32_t)((pos - at) / PIECE_BYTES);
+                *rec = (struct hist_rec){ at + (size_t)k * PIECE_BYTES, stop, 1,
+                                          k + 1 < n ? PIECE : count - (n - 1) * PIECE,
+                                          bin_low(s, g, stop) };
                 return 1;
             }
-            at += len;
+            at += (size_t)n * PIECE_BYTES;
+            b = stop + 1;
         }
-        if (j == s->ovf_used)
-            break;
-        uint32_t count = s->ovf[j].high + s->bins[stop];
-        uint32_t n = pieces(count);
-        if (pos < at + (size_t)n * PIECE_BYTES) {
-            uint32_t k = (uint32_t)((pos - at) / PIECE_BYTES);
-            *rec = (struct hist_rec){ at + (size_t)k * PIECE_BYTES, stop, 1,
-                                      k + 1 < n ? PIECE : count - (n - 1) * PIECE };
-            return 1;
-        }
-        at += (size_t)n * PIECE_BYTES;
-        b = stop + 1;
     }
     rec->at = at;
     return 0;
@@ -174,10 +198,9 @@ size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf
             hist_locate(s, pos, &rec);
             if (pos < rec.at + HIST_HDR_BYTES) {
                 static const char dimen[15] = "seconds";
-                uintptr_t low = s->low_pc + ((uintptr_t)rec.bin << s->bucket_shift);
                 uint8_t *p = put_uint(piece, GMON_TAG_HIST, 1);
-                p = put_uint(p, low, ADDR_BYTES);
-                p = put_uint(p, low + ((uintptr_t)rec.nbins << s->bucket_shift), ADDR_BYTES);
+                p = put_uint(p, rec.low, ADDR_BYTES);
+                p = put_uint(p, rec.low + ((uintptr_t)rec.nbins << s->bucket_shift), ADDR_BYTES);
                 p = put_uint(p, rec.nbins, 4);
                 p = put_uint(p, s->prof_rate, 4);
                 p = put_bytes(p, dimen, sizeof dimen);

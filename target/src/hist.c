@@ -98,20 +98,21 @@ static inline void overhead_count(struct profile_state *s)
     s->samples_overhead++;
 }
 
-/* Everything but a sample in range with the gate open and its bin below 0xFFFE: a pending
- * reset, profiling off, a PC outside the range, a bin that fills up or is stuck. Entered
- * with interrupts masked; restores them. Classifies as the fast path does: profiler
- * overhead first (wherever the package's code is), then the range. */
+/* Everything but a sample in the fast path's range with the gate open and its bin below
+ * 0xFFFE: a pending reset, profiling off, a PC in another range (profile_on_ranges) or in
+ * none, a bin that fills up or is stuck. Entered with interrupts masked; restores them.
+ * Classifies as the fast path does: profiler overhead first (wherever the package's code
+ * is), then the ranges. */
 static __attribute__((noinline)) void hit_miss(struct profile_state *s, uintptr_t pc,
                                                hal_profile_irq_state irq)
 {
     profile_set_busy(1);  /* entered masked: a profile_lock section from here */
     if (profile_slow_path(s)) {
-        uintptr_t off = pc - s->low_pc;
+        uint32_t b;
         if (profile_is_overhead(s, pc)) {
             overhead_count(s);
-        } else if (off < s->armed_span) {
-            hist_count_slow(s, (uint32_t)(off >> s->bucket_shift));
+        } else if ((b = profile_range_bin(s, pc)) != UINT32_MAX) {
+            hist_count_slow(s, b);
         } else {
             s->samples++;
             s->samples_out_of_range++;

@@ -127,19 +127,25 @@ int profile_off(void)
  * struct profile_stats are 32-bit, and so is size_t on the targets). */
 struct profile_layout {
     uint32_t bucket_shift;
-    uint64_t nbins;
-    uint64_t span;              /* nbins << bucket_shift: what the histogram covers */
-    uint64_t open_span;         /* what the gate admits (see struct profile_state) */
+    uint32_t nranges;
+    uint32_t fast;              /* the range with the fast path: the largest */
+    struct {
+        uintptr_t low;
+        uint64_t nbins;
+        uint64_t span;          /* nbins << bucket_shift: what its histogram covers */
+        uint64_t first;         /* its first bin: the fast range's bins first */
+    } r[PROFILE_MAX_RANGES];    /* in address order */
+    uint64_t nbins;             /* all of them */
     uint64_t nslots;            /* arc table slots: arcs_capacity + 1 */
     uint64_t arcs_capacity;
     uint64_t set_bytes;         /* one set: arcs, overflow entries, bins */
     uint64_t total_bytes;       /* the sets profile_on allocates */
 };
 
-static int profile_layout_compute(uintptr_t low, uintptr_t high, int bucket_size,
-                                  struct profile_layout *l)
+/* ranges: nranges (1..PROFILE_MAX_RANGES) ranges, sorted by start, each start < end. */
+static int profile_layout_compute(const struct profile_range *ranges, uint32_t nranges,
+                                  int bucket_size, struct profile_layout *l)
 {
-    uint64_t range = (uint64_t)(high - low);
     /* At least 2 bytes, gprof's unit: it reads addresses in halves (a 1-byte bucket gave it
      * nothing more), and every histogram record of one file must have the same scale, bytes
      * per bin over 2, which one-bucket records of one byte would not have (gmon.c). */
@@ -147,25 +153,60 @@ static int profile_layout_compute(uintptr_t low, uintptr_t high, int bucket_size
     if (l->bucket_shift == 0)
         l->bucket_shift = 1;
     uint64_t bucket = (uint64_t)1 << l->bucket_shift;
-    l->nbins = range / bucket + (range % bucket != 0);
+    uint64_t total = 0;         /* the ranges' bytes (disjoint: no more than 2^64 - 1) */
+    l->nranges = nranges;
+    l->nbins = 0;
+    l->fast = 0;
+    for (uint32_t i = 0; i < nranges; i++) {
+        uintptr_t low = (uintptr_t)ranges[i].start, high = (uintptr_t)ranges[i].end;
+        uint64_t range = (uint64_t)(high - low);
+        uint64_t nbins = range / bucket + (range % bucket != 0);
+        if (nbins > UINT32_MAX)
+            return -EINVAL;
+        uint64_t span = nbins << l->bucket_shift;                   /* < 2^63 */
+        if (span > (uint64_t)(UINTPTR_MAX - low))
+            return -EINVAL;                                         /* high_pc would wrap */
+        /* Sorted: overlapping the one before means starting inside its rounded span. */
+        if (i > 0 && (uint64_t)(low - l->r[i - 1].low) < l->r[i - 1].span)
+            return -EINVAL;
+        l->r[i].low = low;
+        l->r[i].nbins = nbins;
+        l->r[i].span = span;
+        l->nbins += nbins;                                          /* < 2^36 */
+        total += range;
+        if (nbins > l->r[l->fast].nbins)
+            l->fast = i;
+    }
     if (l->nbins > UINT32_MAX)
         return -EINVAL;
-    l->span = l->nbins << l->bucket_shift;                      /* < 2^63 */
-    if (l->span > (uint64_t)(UINTPTR_MAX - low))
-        return -EINVAL;                                         /* high_pc would wrap */
+    /* The arc table keeps addresses mod 2^32, in the 4 GiB window of low_pc: several
+     * ranges must all lie in one (a single one may reach out of it, as ever: calls there
+     * count as from outside the range). Folded away on a 32-bit target. */
+    uintptr_t last = l->r[nranges - 1].low + (uintptr_t)(l->r[nranges - 1].span - 1);
+    if (nranges > 1 && ((uint64_t)l->r[0].low >> 32) != ((uint64_t)last >> 32))
+        return -EINVAL;
+    /* The fast range's bins come first (the fast path indexes bins from 0), then the
+     * others' in address order. */
+    uint64_t next = l->r[l->fast].nbins;
+    for (uint32_t i = 0; i < nranges; i++) {
+        l->r[i].first = i == l->fast ? 0 : next;
+        next += i == l->fast ? 0 : l->r[i].nbins;
+    }
     uint64_t arcs_bytes = 0;
     l->nslots = 0;
     l->arcs_capacity = 0;
-    l->open_span = l->span;
 #if PROFILE_CALLGRAPH
-    /* The eCos formula: ARC_PERCENTAGE % of the code size, in arc records, plus a reserve
-     * (no overflow: range / 100 * 100 <= range); one slot more, which stays free. */
-    l->arcs_capacity = CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE * (range / 100) /
+    /* The eCos formula: ARC_PERCENTAGE % of the code size (of all ranges), in arc records,
+     * plus a reserve (no overflow: total / 100 * 100 <= total); one slot more, which stays
+     * free. */
+    l->arcs_capacity = CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE * (total / 100) /
                        sizeof(struct profile_arc) + ARC_RESERVE;
     if (l->arcs_capacity > PROFILE_ARC_CAPACITY_MAX)
         l->arcs_capacity = PROFILE_ARC_CAPACITY_MAX;
     l->nslots = l->arcs_capacity + 1;
     arcs_bytes = l->nslots * sizeof(struct profile_arc);
+#else
+    (void)total;
 #endif
     /* Padded to 8 bytes, so that the spare set's arc records are aligned as the first's
      * (the hot paths' double-word accesses need it). */
@@ -173,7 +214,7 @@ static int profile_layout_compute(uintptr_t low, uintptr_t high, int bucket_size
                     l->nbins * sizeof(uint16_t) + 7) / 8 * 8;              /* < 2^34 */
     l->total_bytes = l->set_bytes * (1 + PROFILE_SNAPSHOT);
     if (l->total_bytes > UINT32_MAX || l->total_bytes > SIZE_MAX ||
-        profile_gmon_bytes_max(l->nbins, l->arcs_capacity) > UINT32_MAX)
+        profile_gmon_bytes_max(l->nbins, nranges, l->arcs_capacity) > UINT32_MAX)
         return -ENOMEM;
     return 0;
 }
@@ -197,10 +238,10 @@ static int profile_start_timer(struct profile_state *s, int interval_us)
     return 0;
 }
 
-int profile_on(void *start, void *end, int bucket_size, int interval_us)
+int profile_on_ranges(const struct profile_range *ranges, int nranges, int bucket_size,
+                      int interval_us)
 {
     struct profile_state *s = &profile_state;
-    uintptr_t low = (uintptr_t)start, high = (uintptr_t)end;
 
     if (hal_profile_in_interrupt())
         return -EPERM;          /* see profile_off; nothing is changed */
@@ -212,14 +253,25 @@ int profile_on(void *start, void *end, int bucket_size, int interval_us)
      * tries again). */
     (void)profile_tftp_start();
 #endif
-    if (low >= high || bucket_size <= 0 || interval_us <= 0)
+    if (!ranges || nranges < 1 || (uint32_t)nranges > PROFILE_MAX_RANGES || bucket_size <= 0 ||
+        interval_us <= 0)
         return -EINVAL;
+    /* Sorted by start (insertion sort of a few), each one checked. */
+    struct profile_range sorted[PROFILE_MAX_RANGES];
+    for (int i = 0; i < nranges; i++) {
+        struct profile_range r = ranges[i];
+        if ((uintptr_t)r.start >= (uintptr_t)r.end)
+            return -EINVAL;
+        int j = i;
+        for (; j > 0 && (uintptr_t)sorted[j - 1].start > (uintptr_t)r.start; j--)
+            sorted[j] = sorted[j - 1];
+        sorted[j] = r;
+    }
 
     struct profile_layout l;
-    int rc = profile_layout_compute(low, high, bucket_size, &l);
+    int rc = profile_layout_compute(sorted, (uint32_t)nranges, bucket_size, &l);
     if (rc)
         return rc;
-    /* One block: one set (two with a spare), profile_set_layout. */
     void *memory = malloc((size_t)l.total_bytes);
     if (!memory)
         return -ENOMEM;
@@ -234,11 +286,19 @@ int profile_on(void *start, void *end, int bucket_size, int interval_us)
     s->nslots = (uint32_t)l.nslots;
     s->arcs_capacity = (uint32_t)l.arcs_capacity;
     s->ovf_capacity = PROFILE_OVF_CAPACITY;
+    /* One block: one set (two with a spare), profile_set_layout. */
     profile_set_layout(s, memory);
     s->bucket_shift = l.bucket_shift;
-    s->low_pc = low;
-    s->high_pc = low + (uintptr_t)l.span;
-    s->open_span = (uintptr_t)l.open_span;
+    s->nranges = l.nranges;
+    for (uint32_t i = 0; i < l.nranges; i++) {
+        s->ranges[i].low = l.r[i].low;
+        s->ranges[i].span = (uintptr_t)l.r[i].span;
+        s->ranges[i].first = (uint32_t)l.r[i].first;
+        s->ranges[i].nbins = (uint32_t)l.r[i].nbins;
+    }
+    s->low_pc = l.r[l.fast].low;
+    s->high_pc = l.r[l.fast].low + (uintptr_t)l.r[l.fast].span;
+    s->open_span = (uintptr_t)l.r[l.fast].span;
     s->profiler_low = (uintptr_t)__profile_text_start;
     s->profiler_span = (uintptr_t)__profile_text_end > (uintptr_t)__profile_text_start ?
                        (uintptr_t)__profile_text_end - (uintptr_t)__profile_text_start : 0;
@@ -256,6 +316,12 @@ int profile_on(void *start, void *end, int bucket_size, int interval_us)
         return rc;
     }
     return 0;
+}
+
+int profile_on(void *start, void *end, int bucket_size, int interval_us)
+{
+    const struct profile_range range = { start, end };
+    return profile_on_ranges(&range, 1, bucket_size, interval_us);
 }
 
 void profile_reset(void)

@@ -49,6 +49,17 @@ struct profile_ovf {
 };
 #define PROFILE_OVF_CAPACITY ((uint32_t)CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS)
 
+/* One profiled range of addresses (profile_on_ranges): its bins are bins[first, first +
+ * nbins), for [low, low + span), span = nbins << bucket_shift (the range rounded up to the
+ * bucket). */
+struct profile_hist_range {
+    uintptr_t low;
+    uintptr_t span;
+    uint32_t  first;
+    uint32_t  nbins;
+};
+#define PROFILE_MAX_RANGES ((uint32_t)CYGNUM_PROFILE_MAX_RANGES)
+
 /* The most arc records a table holds (the eCos formula's limit; keeps nslots <= 2^16,
  * which arc_home's arithmetic needs). */
 #define PROFILE_ARC_CAPACITY_MAX 0xFFFFu
@@ -66,11 +77,13 @@ struct profile_state {
 
     /* The sample fast path's gate, read first by __profile_hit: a PC is recorded only if
      * (pc - low_pc) < armed_span. It is open_span while running and 0 while off or while a
-     * reset is pending, so one compare both range-checks and gates. */
+     * reset is pending, so one compare both range-checks and gates. This is the largest
+     * range (the only one for profile_on), whose bins come first in bins; the other ranges
+     * are the slow path's (hist.c). low_pc's 4 GiB window is the arc table's. */
     uintptr_t low_pc;
     uintptr_t armed_span;
-    uintptr_t high_pc;          /* low_pc + nbins << bucket_shift */
-    uintptr_t open_span;        /* the range [start, end) rounded up to the bucket */
+    uintptr_t high_pc;          /* low_pc + its range's nbins << bucket_shift */
+    uintptr_t open_span;        /* that range [start, end) rounded up to the bucket */
 
     /* The package's own code, [__profile_text_start, __profile_text_end) from the linker
      * script (profiler_span 0 without them): a sample there is profiler overhead, counted
@@ -81,7 +94,9 @@ struct profile_state {
     uintptr_t pc_mask;
 
     uint16_t *bins;             /* nbins 16-bit counters (a bucket's true count: hist.c) */
-    uint32_t  nbins;
+    uint32_t  nbins;            /* of all the ranges */
+    uint32_t  nranges;          /* ranges in use: ranges[0 .. nranges), in address order */
+    struct profile_hist_range ranges[PROFILE_MAX_RANGES];
     struct profile_ovf *ovf;    /* PROFILE_OVF_CAPACITY entries (NULL if 0), sorted by bin */
     uint32_t  ovf_used;         /* entries in use: ovf[0 .. ovf_used) */
     uint32_t  ovf_capacity;     /* PROFILE_OVF_CAPACITY (for gdb) */
@@ -194,6 +209,18 @@ static inline uintptr_t profile_arc_addr(const struct profile_state *s, uint32_t
     return (uintptr_t)((uint64_t)s->low_pc >> 32 << 32 | v);
 }
 
+/* The bin of address pc in s's ranges, or UINT32_MAX if it lies in none (no bin has that
+ * index: there are at most 2^32-1). */
+static inline uint32_t profile_range_bin(const struct profile_state *s, uintptr_t pc)
+{
+    for (uint32_t r = 0; r < s->nranges; r++) {
+        uintptr_t off = pc - s->ranges[r].low;
+        if (off < s->ranges[r].span)
+            return s->ranges[r].first + (uint32_t)(off >> s->bucket_shift);
+    }
+    return UINT32_MAX;
+}
+
 /* Is pc the package's own code (a sample there is profiler overhead)? */
 static inline int profile_is_overhead(const struct profile_state *s, uintptr_t pc)
 {
@@ -253,9 +280,10 @@ static inline void profile_unlock(hal_profile_irq_state irq)
     hal_profile_irq_restore(irq);
 }
 
-/* The largest gmon.out image of nbins bins and narcs arcs (gmon.c), computed without
- * overflow: every overflow entry in use at 2^32-1 (each such bucket is written as 65537
- * records). profile_on refuses a layout whose largest image does not fit 32 bits. */
-uint64_t profile_gmon_bytes_max(uint64_t nbins, uint64_t narcs);
+/* The largest gmon.out image of nbins bins in nranges ranges and narcs arcs (gmon.c),
+ * computed without overflow: every overflow entry in use at 2^32-1 (each such bucket is
+ * written as 65537 records). profile_on refuses a layout whose largest image does not fit
+ * 32 bits. */
+uint64_t profile_gmon_bytes_max(uint64_t nbins, uint64_t nranges, uint64_t narcs);
 
 #endif

@@ -118,10 +118,20 @@ int main(void)
     spin(200000);    /* timer samples */
     bench_mark(3);   /* the script steps one timer interrupt, then times gprof_fetch */
     spin(2000000);
+    /* A sample in a range that is not the largest (profile_on_ranges): the 256 bytes
+     * around spin between the code before and after them, the slow half's path. */
+    extern char _etext[];
+    char *at = (char *)(((uintptr_t)spin & ~(uintptr_t)1) & ~(uintptr_t)15);
+    const struct profile_range around_spin[3] = {
+        { at, at + 256 }, { _stext, at }, { at + 256, _etext },
+    };
+    if (profile_on_ranges(around_spin, at > _stext ? 3 : 1, 16, 100) != 0)
+        printf("bench: profile_on_ranges around spin failed\n");
+    bench_mark(8);   /* the script steps one timer interrupt in spin's range */
+    spin(2000000);
     /* The workload profiled as an application would be: all of its code, _stext.._etext,
      * with the arc table the formula gives for that (so the -pg copy's calls are all in
      * the range, on a board with a small heap too). */
-    extern char _etext[];
     if (profile_on(_stext, _etext, 16, 100) != 0)
         printf("bench: profile_on(_stext, _etext) failed\n");
     bench_mark(4);

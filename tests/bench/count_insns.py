@@ -75,11 +75,19 @@ INTERRUPTED_PC = {
 }
 
 
-def timer_sample(handler, arch="armv7m"):
+def timer_sample(handler, arch="armv7m", within=None):
     """Instructions of one profile-timer interrupt: from the handler's first instruction
-    (the board's BOARD_PROFILE_ISR) until execution is back in the interrupted code."""
+    (the board's BOARD_PROFILE_ISR) until execution is back in the interrupted code. With
+    within (a function's name), of the first interrupt that lands in that function (one
+    pending when the target stopped lands where it stopped)."""
     entry = int(gdb.parse_and_eval("(unsigned long)&%s" % handler)) & ~1
-    gdb.execute("tbreak *0x%x" % entry, to_string=True)
-    gdb.execute("continue", to_string=True)
-    ret = INTERRUPTED_PC[arch]()
-    return step_until(lambda pc: (pc & ~1) == ret)
+    bounds = None
+    if within:
+        bounds = _function_bounds(int(gdb.parse_and_eval("(unsigned long)&%s" % within)) & ~1)
+    for _ in range(100):
+        gdb.execute("tbreak *0x%x" % entry, to_string=True)
+        gdb.execute("continue", to_string=True)
+        ret = INTERRUPTED_PC[arch]()
+        if bounds is None or bounds[0] <= (ret & ~1) < bounds[1]:
+            return step_until(lambda pc: (pc & ~1) == ret)
+    raise gdb.GdbError("no interrupt in %s" % within)

@@ -9,6 +9,11 @@
  * (sweep_discard counts what they discard). The fast timer's handler also tries profile_on() and profile_off(), which an
  * interrupt handler may not do: both must be refused and change nothing.
  *
+ * Two ranges are profiled (profile_on_ranges): the first half of the code and its last
+ * quarter; samples and call sites in the quarter between are outside. In every round,
+ * SWEEP_HOT buckets go past 0xFFFF before the transfer (the snapshot holds them) and
+ * during it (the live set too), so that the overflow entries' paths are swept as well.
+ *
  * The true counts, kept apart from the package: sweep_samples_taken (every profile timer
  * interrupt), calls_main and calls_isr (every call of a -pg function after profile_on).
  */
@@ -55,25 +60,38 @@ void BOARD_FAST_TIMER_HANDLER(void)
     }
 }
 
+/* The buckets brought past 0xFFFF: after the package's own code, in the first range, and
+ * in the second. Owned by main (set once), read by between_blocks. */
+static uintptr_t hot_pc[SWEEP_HOT];
+/* Which of them the next block of a transfer brings past 0xFFFF: set by main before each
+ * transfer, counted up by between_blocks (main's context only). */
+static unsigned block;
+
 static void between_blocks(void)
 {
     calls_main++;
     work();
+    sweep_overflow(hot_pc[block++ % SWEEP_HOT]);
 }
 
 int main(void)
 {
-    extern char _stext[], _etext[];
-    /* The first half of the code: samples and call sites in the other half are counted
-     * as outside the range (the slow paths run too). */
+    extern char _stext[], _etext[], __profile_text_end[];
+    /* The first half of the code and its last quarter: samples and call sites in the
+     * quarter between are counted as outside the ranges (the slow paths run too). */
     char *mid = _stext + ((_etext - _stext) / 2 & ~(uintptr_t)15);
+    char *q3 = _stext + ((_etext - _stext) / 4 * 3 & ~(uintptr_t)15);
+    const struct profile_range ranges[2] = { { q3, _etext }, { _stext, mid } };
     struct profile_gmon_reader r;
     for (int i = 0; i < 8; i++)   /* (one pass per instruction of the path for the sweep) */
         if (profile_snapshot_take(&r) != -ENODATA)
             firmware_failed("a snapshot while profiling is off");
-    if (profile_on(_stext, mid, 16, SWEEP_SAMPLE_US) != 0)
-        firmware_failed("profile_on");
-    printf("sweep: profiling %p..%p\n", (void *)_stext, (void *)mid);
+    for (int i = 0; i < SWEEP_HOT; i++)
+        hot_pc[i] = i % 2 ? (uintptr_t)q3 + 64 * i : (uintptr_t)__profile_text_end + 64 * i;
+    if (profile_on_ranges(ranges, 2, 16, SWEEP_SAMPLE_US) != 0)
+        firmware_failed("profile_on_ranges");
+    printf("sweep: profiling %p..%p and %p..%p\n", (void *)_stext, (void *)mid, (void *)q3,
+           (void *)_etext);
     board_fast_timer_start(SWEEP_FAST_US, 0);
     while (isr_on_rc == 1)
         work();
@@ -86,10 +104,15 @@ int main(void)
     for (int round = 0; round < SWEEP_ROUNDS; round++) {
         for (int i = 0; i < SWEEP_WORK; i++)
             work();
+        for (int i = 0; i < SWEEP_HOT; i++)
+            sweep_overflow(hot_pc[(round + i) % SWEEP_HOT]);
+        block = (unsigned)round;
         sweep_transfer(round % 2, between_blocks);
-        /* profile_reset(), then profile_on() again: their sections are swept too */
-        sweep_discard(NULL, mid);
-        sweep_discard(_stext, mid);
+        /* profile_reset(), then profile_on_ranges() again: their sections are swept too
+         * (profile_on_ranges's, longer than the rounds, three times) */
+        sweep_discard(NULL);
+        for (int i = 0; i < 3; i++)
+            sweep_discard(ranges);
     }
     board_fast_timer_stop();
     printf("sweep: %u transfers delivered\n", (unsigned)sweep_delivered.files);

@@ -10,6 +10,8 @@
 #define SWEEP_WORK        12   /* work() calls between transfers */
 #define SWEEP_FAST_US     40   /* the fast timer: a -pg handler that nests anywhere */
 #define SWEEP_SAMPLE_US   25   /* the profile timer */
+#define SWEEP_HOT          4   /* buckets brought past 0xFFFF in each round (fewer than the
+                                  overflow entries: none sticks) */
 
 /* What the delivered snapshots held, summed by the firmware from their gmon.out images. */
 struct sweep_totals {
@@ -27,9 +29,16 @@ struct sweep_totals {
 void sweep_transfer(int deliver, void (*between)(void));
 extern struct sweep_totals sweep_delivered;
 
-/* sweep_support.c: profile_reset() (start == NULL) or profile_on(start, end, ...) again,
- * adding what it discards to sweep_discarded first, as one change for gdb. */
-void sweep_discard(char *start, char *end);
+/* sweep_support.c: profile_reset() (ranges == NULL) or profile_on_ranges(ranges, 2, ...)
+ * again, adding what it discards to sweep_discarded first, as one change for gdb. */
+struct profile_range;
+void sweep_discard(const struct profile_range *ranges);
+
+/* sweep_support.c: brings the bucket of pc (in a profiled range, not the package's code) to
+ * a bin of 0xFFFD at once, as that many samples would (counted in sweep_samples_taken),
+ * then takes three samples there through __profile_hit: the bin fills up and its count goes
+ * on in an overflow entry. Nothing while profiling is off. */
+void sweep_overflow(uintptr_t pc);
 extern struct sweep_totals sweep_discarded;
 /* Every sample the profile timer took (counted before __profile_hit sees it). */
 extern volatile uint32_t sweep_samples_taken;

@@ -1,6 +1,7 @@
 /*
- * The halting sweep's firmware, the part compiled without -pg: snapshot transfers, and the
- * count of every profile timer sample (the link wraps __profile_hit, tests/qemu/sweep.mk).
+ * The halting sweep's firmware, the part compiled without -pg: snapshot transfers, the
+ * count of every profile timer sample (the link wraps __profile_hit, tests/tests.mk), and
+ * buckets brought past 0xFFFF.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -31,19 +32,28 @@ static uint32_t get32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Adds a 32-bit little-endian gmon.out image to the totals, field by field. */
+/* Adds a 32-bit little-endian gmon.out image to the totals, field by field: its histogram
+ * records (one per range, and a bucket past 0xFFFF as several), then its arcs. */
 static void add_image(const uint8_t *img, size_t size, struct sweep_totals *t)
 {
-    const size_t bins_at = 20 + 1 + 4 + 4 + 4 + 4 + 15 + 1;
-    if (size < bins_at || memcmp(img, "gmon", 4) != 0 || img[20] != 0)
+    const size_t hist_hdr = 1 + 4 + 4 + 4 + 4 + 15 + 1;
+    if (size < 20 + hist_hdr || memcmp(img, "gmon", 4) != 0 || img[20] != 0)
         firmware_failed("snapshot image: bad header");
-    uint32_t nbins = get32(img + 29);
-    size_t arcs_at = bins_at + (size_t)nbins * 2;
-    if (arcs_at > size || (size - arcs_at) % 13 != 0)
-        firmware_failed("snapshot image: bad size");
+    size_t arcs_at = 20;
     uint32_t bins = 0;
-    for (uint32_t b = 0; b < nbins; b++)
-        bins += (uint32_t)img[bins_at + 2 * b] | (uint32_t)img[bins_at + 2 * b + 1] << 8;
+    while (arcs_at < size && img[arcs_at] == 0) {
+        if (size - arcs_at < hist_hdr)
+            firmware_failed("snapshot image: bad size");
+        uint32_t nbins = get32(img + arcs_at + 9);
+        const uint8_t *p = img + arcs_at + hist_hdr;
+        if (nbins > (size - arcs_at - hist_hdr) / 2)
+            firmware_failed("snapshot image: bad size");
+        for (uint32_t b = 0; b < nbins; b++)
+            bins += (uint32_t)p[2 * b] | (uint32_t)p[2 * b + 1] << 8;
+        arcs_at += hist_hdr + (size_t)nbins * 2;
+    }
+    if ((size - arcs_at) % 13 != 0)
+        firmware_failed("snapshot image: bad size");
     if (get32(img + 8) < get32(img + 12) + bins)
         firmware_failed("snapshot image: more samples in bins and overhead than taken");
     t->samples += get32(img + 8);
@@ -86,7 +96,32 @@ void sweep_transfer(int deliver, void (*between)(void))
  * gdb (which runs the target out of busy sections before it reads) never dumps what is
  * counted here. A reset gdb asked for means gdb has the live data already: nothing to count.
  */
-void sweep_discard(char *start, char *end)
+void sweep_overflow(uintptr_t pc)
+{
+    struct profile_state *s = &profile_state;
+    hal_profile_irq_state irq = profile_lock();
+    if (profile_slow_path(s)) {
+        uint32_t b = profile_range_bin(s, pc);
+        if (b == UINT32_MAX || profile_is_overhead(s, pc))
+            firmware_failed("sweep_overflow: not a bucket");
+        uint32_t count = profile_bin_count(s, b);
+        uint32_t n = (PROFILE_BIN_MAX - 2 - count % PROFILE_BIN_MAX + PROFILE_BIN_MAX) %
+                     PROFILE_BIN_MAX;
+        profile_bin_store(s, b, (uint64_t)count + n, 0);
+        s->samples += n;
+        sweep_samples_taken += n;
+    }
+    profile_unlock(irq);
+    for (int i = 0; i < 3; i++) {
+        /* (the wrapper counts it; masked, as in the profile timer's interrupt, so that the
+         * timer's own sample cannot land inside the wrapper's increment) */
+        irq = hal_profile_irq_save();
+        __profile_hit(pc);
+        hal_profile_irq_restore(irq);
+    }
+}
+
+void sweep_discard(const struct profile_range *ranges)
 {
     hal_profile_irq_state irq = hal_profile_irq_save();
     profile_set_busy(1);
@@ -98,9 +133,9 @@ void sweep_discard(char *start, char *end)
             firmware_failed("the live image");
         add_image(image, size, &sweep_discarded);
     }
-    if (!start)
+    if (!ranges)
         profile_reset();        /* (its own section ends the busy one) */
-    else if (profile_on(start, end, 16, SWEEP_SAMPLE_US) != 0)
-        firmware_failed("profile_on again");
+    else if (profile_on_ranges(ranges, 2, 16, SWEEP_SAMPLE_US) != 0)
+        firmware_failed("profile_on_ranges again");
     hal_profile_irq_restore(irq);
 }

@@ -9,10 +9,11 @@ From the ELF: the linker script's symbols and where the functions are; --gc-sect
 pc at a breakpoint in a RAM function), the firmware's own checks (addresses, the copy equals
 its load image, every result) pass, it reaches its done marker and exits 0.
 
-Profiling covers _stext.._etext, as the package offers today: a call whose call site is in
-RAM is not an arc but counted in the header's "calls from outside the range", and a sample
-in RAM counts as outside the range; the checks marked TO TIGHTEN say so, and become exact
-counts and samples of the RAM code when profiling over several ranges lands."""
+This firmware profiles one range, _stext.._etext, with profile_on: a call whose call site is
+in RAM is then not an arc but counted, exactly, in the header's "calls from outside the
+range", and a sample in RAM counts as outside the range; nothing is lost silently.
+tests/qemu/test_ranges.py runs the same code profiled over both ranges (profile_on_ranges):
+there the RAM code has exact arcs and samples of its own."""
 import os
 import re
 import shutil
@@ -121,20 +122,18 @@ def main():
          "flash_caller -> ram_func (a call site in flash into RAM: an arc)")
     t.eq(arcs.get(("main", "ram_work")), N["N_RAM_WORK"], "main -> ram_work")
     t.eq(arcs.get(("main", "flash_work")), N["N_RAM_WORK"], "main -> flash_work")
-    # TO TIGHTEN with profiling over several ranges: a call site in RAM is outside
-    # _stext.._etext, so ram_func -> flash_leaf and ram_func -> ram_leaf are not arcs today
-    # but counted, not lost silently, as calls from outside the range (this firmware has no
-    # -pg interrupt handler adding to them). Then: both arcs, n each, and this count 0.
+    # One range: a call site in RAM is outside _stext.._etext, so ram_func -> flash_leaf
+    # and ram_func -> ram_leaf are not arcs but counted, not lost silently, as calls from
+    # outside the range (this firmware has no -pg interrupt handler adding to them).
     hdr = h.gmon_header(p)
-    t.eq(hdr[4], 2 * n, "TO TIGHTEN: the calls made from RAM count as calls from outside "
+    t.eq(hdr[4], 2 * n, "one range: the calls made from RAM count as calls from outside "
          "the range (ram_func -> flash_leaf, ram_func -> ram_leaf: 2 x N_RAM_CALLS)")
     t.ok(("ram_func", "flash_leaf") not in arcs and ("ram_func", "ram_leaf") not in arcs,
-         "TO TIGHTEN: no arc from a RAM call site today", arcs)
-    # TO TIGHTEN: samples in ram_work land outside the range today (they will be its own
-    # bins: about as many as flash_work's, the same loop).
+         "one range: no arc from a RAM call site", arcs)
+    # One range: samples in ram_work land outside it (test_ranges.py: in bins of their own).
     m = re.search(r"gprof: samples (\d+), outside the range (\d+)", out)
     t.ok(m is not None and int(m.group(2)) > 0,
-         "TO TIGHTEN: samples in RAM code count as outside the range (%s)"
+         "one range: samples in RAM code count as outside the range (%s)"
          % (m.group(0) if m else None), out[-2000:])
     return t.done()
 

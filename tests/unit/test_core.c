@@ -1511,6 +1511,283 @@ static void test_no_snapshot_without_spare(void **state)
 }
 #endif
 
+/* ---- several ranges (profile_on_ranges) ------------------------------------------------ */
+
+static int on_ranges(uintptr_t a0, uintptr_t a1, uintptr_t b0, uintptr_t b1, int bucket)
+{
+    const struct profile_range r[2] = { { at(a0), at(a1) }, { at(b0), at(b1) } };
+    return profile_on_ranges(r, 2, bucket, 1000);
+}
+
+/* Refused with -EINVAL, profiling left off and nothing allocated: no ranges, too few or too
+ * many, a range with start >= end, ranges that overlap (after rounding up to the bucket),
+ * on a 64-bit target ranges in two 4 GiB windows; -ENOMEM for tables that would take
+ * 4 GiB together. Out of order, or side by side, is fine. */
+static void test_ranges_refused(void **state)
+{
+    (void)state;
+    struct profile_stats st;
+    struct profile_range many[CYGNUM_PROFILE_MAX_RANGES + 1];
+    for (int i = 0; i <= CYGNUM_PROFILE_MAX_RANGES; i++)
+        many[i] = (struct profile_range){ at(LOW + 0x1000 * i), at(LOW + 0x1000 * i + 0x100) };
+    static const struct { uintptr_t a0, a1, b0, b1; int bucket; } bad[] = {
+        { LOW, LOW + 0x100, LOW + 0x200, LOW + 0x200, 16 },     /* empty */
+        { LOW, LOW + 0x100, LOW + 0x300, LOW + 0x200, 16 },     /* reversed */
+        { LOW, LOW + 0x100, LOW + 0xF0, LOW + 0x200, 16 },      /* overlap */
+        { LOW + 0xF0, LOW + 0x200, LOW, LOW + 0x100, 16 },      /* overlap, out of order */
+        { LOW, LOW + 0x101, LOW + 0x108, LOW + 0x200, 16 },     /* overlap once rounded */
+        { LOW, LOW + 0x100, LOW + 0x40, LOW + 0x80, 16 },       /* one inside the other */
+        { LOW, LOW + 0x100, LOW, LOW + 0x100, 16 },             /* the same twice */
+        { LOW, LOW + 0x100, LOW + 0x200, LOW + 0x300, 0 },      /* bucket */
+    };
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        fake_hal.last_malloc_size = 0;
+        assert_int_equal(on_ranges(bad[i].a0, bad[i].a1, bad[i].b0, bad[i].b1, bad[i].bucket),
+                         -EINVAL);
+        assert_int_equal(profile_get_stats(&st), -ENODATA);
+        assert_int_equal(fake_hal.last_malloc_size, 0);
+    }
+    fake_hal.last_malloc_size = 0;
+    assert_int_equal(profile_on_ranges(NULL, 1, 16, 1000), -EINVAL);
+    assert_int_equal(profile_on_ranges(many, 0, 16, 1000), -EINVAL);
+    assert_int_equal(profile_on_ranges(many, -1, 16, 1000), -EINVAL);
+    assert_int_equal(profile_on_ranges(many, CYGNUM_PROFILE_MAX_RANGES + 1, 16, 1000), -EINVAL);
+    assert_int_equal(profile_on_ranges(many, 1, 16, 0), -EINVAL);
+    assert_int_equal(fake_hal.last_malloc_size, 0);
+    assert_int_equal(profile_get_stats(&st), -ENODATA);
+    /* 2^31 two-byte buckets in two ranges: 4 GiB of bins */
+    assert_int_equal(on_ranges(0x80000000u, 0xFFFFFFFEu, 0, 0x80000000u, 2), -ENOMEM);
+    assert_int_equal(fake_hal.last_malloc_size, 0);
+    if (sizeof(uintptr_t) > 4) {
+        uintptr_t g = (uintptr_t)(sizeof(uintptr_t) > 4 ? 0x100000000ull : 0);
+        assert_int_equal(on_ranges(LOW, LOW + 0x100, g + LOW, g + LOW + 0x100, 16), -EINVAL);
+        assert_int_equal(on_ranges(g - 0x100, g - 0x80, g - 0x40, g + 0x40, 16), -EINVAL);
+        assert_int_equal(fake_hal.last_malloc_size, 0);
+        /* in one window, above the first: fine */
+        assert_int_equal(on_ranges(g + LOW, g + LOW + 0x100, g + 0x200, g + 0x300, 16), 0);
+        /* one range may reach out of its window, as with profile_on */
+        assert_int_equal(profile_on(at(g - 0x100), at(g + 0x100), 16, 1000), 0);
+    }
+    /* Fine: out of order, side by side (rounded), all of them. */
+    assert_int_equal(on_ranges(LOW + 0x110, LOW + 0x200, LOW, LOW + 0x101, 16), 0);
+    assert_int_equal(profile_on_ranges(many, CYGNUM_PROFILE_MAX_RANGES, 16, 1000), 0);
+    assert_int_equal(profile_state.nranges, CYGNUM_PROFILE_MAX_RANGES);
+}
+
+/* The layout: ranges in address order, the largest one's bins first (the fast path's),
+ * its range in low_pc/open_span; the arc table from the ranges' total size; memory as
+ * profile_on's for the same number of bins. */
+static void test_ranges_layout(void **state)
+{
+    (void)state;
+    const struct profile_range r[3] = {
+        { at(LOW + 0x10000), at(LOW + 0x10100) },   /* B */
+        { at(LOW), at(LOW + 0x1000) },              /* A, the largest */
+        { at(LOW - 0x800), at(LOW - 0x704) },       /* C, below (rounded up to 0x100) */
+    };
+    assert_int_equal(profile_on_ranges(r, 3, 16, 1000), 0);
+    const struct profile_state *s = &profile_state;
+    assert_int_equal(s->nranges, 3);
+    assert_int_equal(s->ranges[0].low, LOW - 0x800);
+    assert_int_equal(s->ranges[0].span, 0x100);
+    assert_int_equal(s->ranges[1].low, LOW);
+    assert_int_equal(s->ranges[2].low, LOW + 0x10000);
+    assert_int_equal(s->ranges[1].first, 0);        /* the fast path's */
+    assert_int_equal(s->ranges[1].nbins, 0x100);
+    assert_int_equal(s->ranges[0].first, 0x100);
+    assert_int_equal(s->ranges[0].nbins, 0x10);
+    assert_int_equal(s->ranges[2].first, 0x110);
+    assert_int_equal(s->ranges[2].nbins, 0x10);
+    assert_int_equal(s->nbins, 0x120);
+    assert_int_equal(s->low_pc, LOW);
+    assert_int_equal(s->open_span, 0x1000);
+    assert_int_equal(s->high_pc, LOW + 0x1000);
+    uint64_t total = 0x1000 + 0x100 + 0xFC;
+    uint32_t cap = CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE * (total / 100) / 12 + 50;
+    struct profile_stats st = stats();
+    assert_int_equal(st.arcs_capacity, cap);
+    assert_int_equal(st.bytes_allocated, (1 + PROFILE_SNAPSHOT) *
+                     (((cap + 1) * 12 + 8 * CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS + 0x120 * 2 + 7)
+                      / 8 * 8));
+}
+
+/* Samples and calls in every range: each in its own bins, call sites in any range recorded
+ * whatever range the callee is in; outside all of them counted as such. */
+static void test_ranges_samples_and_arcs(void **state)
+{
+    (void)state;
+    const uintptr_t B = LOW + 0x10000, C = LOW - 0x800;
+    const struct profile_range r[3] = {
+        { at(B), at(B + 0x100) }, { at(LOW), at(LOW + 0x1000) }, { at(C), at(C + 0x100) },
+    };
+    assert_int_equal(profile_on_ranges(r, 3, 16, 1000), 0);
+    const struct profile_state *s = &profile_state;
+    __profile_hit(LOW + 0x24);          /* A: fast path, bin 2 */
+    __profile_hit(B + 0x18);            /* B: bin 0x110 + 1 */
+    __profile_hit(B + 0xFF);            /* B's last byte */
+    __profile_hit(C);                   /* C's first */
+    __profile_hit(C + 0x100);           /* just past C: outside */
+    __profile_hit(B + 0x100);           /* just past B */
+    __profile_hit(LOW - 1);             /* between C and A */
+    struct profile_stats st = stats();
+    assert_int_equal(st.samples, 7);
+    assert_int_equal(st.samples_out_of_range, 3);
+    assert_int_equal(profile_bin_count(s, 2), 1);
+    assert_int_equal(profile_bin_count(s, 0x111), 1);
+    assert_int_equal(profile_bin_count(s, 0x11F), 1);
+    assert_int_equal(profile_bin_count(s, 0x100), 1);
+    assert_int_equal(bins_true_sum(), 4);
+    /* calls: B -> A, C -> B, A -> C, A -> A, from outside -> A */
+    for (int i = 0; i < 3; i++)
+        __profile_mcount(B + 0x20, LOW + 0x200);
+    __profile_mcount(C + 0x10, B + 0x40);
+    __profile_mcount(LOW + 0x30, C + 0x80);
+    __profile_mcount(LOW + 0x34, LOW + 0x300);
+    __profile_mcount(B + 0x100, LOW + 0x300);   /* just past B */
+    __profile_mcount(LOW - 4, LOW + 0x300);     /* between C and A */
+    st = stats();
+    assert_int_equal(arc_count(B + 0x20, LOW + 0x200), 3);
+    assert_int_equal(arc_count(C + 0x10, B + 0x40), 1);
+    assert_int_equal(arc_count(LOW + 0x30, C + 0x80), 1);
+    assert_int_equal(arc_count(LOW + 0x34, LOW + 0x300), 1);
+    assert_int_equal(st.arcs, 4);
+    assert_int_equal(st.arcs_out_of_range, 2);
+    /* A bucket of B past 0xFFFF, one of C, one of A: entries in bin order */
+    burst(0x111, 100000);
+    burst(0x100, 70000);
+    burst(5, 0x10000);
+    check_ovf_table(s);
+    assert_int_equal(s->ovf_used, PROFILE_OVF_CAPACITY < 3 ? PROFILE_OVF_CAPACITY : 3);
+    if (PROFILE_OVF_CAPACITY >= 3)
+        assert_int_equal(profile_bin_count(s, 0x111), 100001);
+    /* A reset gdb asks for, then a sample in B: performed by the slow path first. */
+    gdb_reset();
+    __profile_hit(B + 0x18);
+    assert_int_equal(stats().samples, 1);
+    assert_int_equal(bins_true_sum(), 1);
+    assert_int_equal(s->ovf_used, 0);
+    __profile_mcount(C + 0x10, B + 0x40);
+    assert_int_equal(stats().arcs, 1);
+#if PROFILE_SNAPSHOT
+    /* A snapshot holds every range's bins; merged back, nothing lost. */
+    struct profile_gmon_reader rd;
+    __profile_hit(C + 4);
+    assert_int_equal(profile_snapshot_take(&rd), 0);
+    __profile_hit(C + 4);
+    __profile_hit(LOW + 0x24);
+    __profile_mcount(C + 0x10, B + 0x40);
+    profile_snapshot_release(&rd, 0);
+    assert_int_equal(profile_bin_count(s, 0x100), 2);
+    assert_int_equal(profile_bin_count(s, 0x111), 1);
+    assert_int_equal(profile_bin_count(s, 2), 1);
+    assert_int_equal(arc_count(C + 0x10, B + 0x40), 2);
+    assert_int_equal(stats().samples, 4);
+#endif
+}
+
+/* gmon.out: one histogram record per range, in address order, each split for a bucket past
+ * 0xFFFF; read back, every bucket of every range has its count; any read pieces give the
+ * same bytes. */
+static void test_ranges_gmon_records(void **state)
+{
+    (void)state;
+    const uintptr_t B = LOW + 0x10000, C = LOW - 0x800;
+    const struct profile_range r[3] = {
+        { at(B), at(B + 0x100) }, { at(LOW), at(LOW + 0x1000) }, { at(C), at(C + 0xF8) },
+    };
+    assert_int_equal(profile_on_ranges(r, 3, 16, 1000), 0);
+    __profile_hit(LOW + 0x24);
+    __profile_hit(C + 0xF7);
+    burst(0x110 + 3, 70000);            /* B's bucket 3 */
+    burst(5, 0x10000);                  /* A's bucket 5 (bins before C's in the array) */
+    __profile_hit(B);
+    __profile_hit(0);
+    __profile_mcount(B + 0x20, C + 0x10);
+    size_t size, arcs_at;
+    uint8_t *img = read_image(&size, 4096);
+    struct hist_record recs[12];
+    size_t n = parse_records(img, size, recs, 12, &arcs_at);
+    const int split = PROFILE_OVF_CAPACITY >= 2;
+    assert_int_equal(n, split ? 9 : 3);
+    /* C; A: [LOW, LOW+0x50), [LOW+0x50] x 2, [LOW+0x60, LOW+0x1000); B: [B, B+0x30),
+     * [B+0x30] x 2, [B+0x40, B+0x100) */
+    assert_int_equal(recs[0].low, C);
+    assert_int_equal(recs[0].high, C + 0x100);
+    assert_int_equal(recs[0].nbins, 0x10);
+    assert_int_equal(get_uint(recs[0].bins + 2 * 0xF, 2), 1);
+    assert_int_equal(recs[1].low, LOW);
+    assert_int_equal(get_uint(recs[1].bins + 2 * 2, 2), 1);
+    if (split) {
+        assert_int_equal(recs[1].high, LOW + 0x50);
+        assert_int_equal(recs[2].low, LOW + 0x50);
+        assert_int_equal(recs[3].low, LOW + 0x50);
+        assert_int_equal(recs[3].high, LOW + 0x60);
+        assert_int_equal(get_uint(recs[2].bins, 2) + get_uint(recs[3].bins, 2), 0x10000);
+        assert_int_equal(recs[4].low, LOW + 0x60);
+        assert_int_equal(recs[4].high, LOW + 0x1000);
+        assert_int_equal(recs[5].low, B);
+        assert_int_equal(recs[5].high, B + 0x30);
+        assert_int_equal(get_uint(recs[5].bins, 2), 1);
+        assert_int_equal(recs[6].low, B + 0x30);
+        assert_int_equal(recs[6].high, B + 0x40);
+        assert_int_equal(get_uint(recs[6].bins, 2) + get_uint(recs[7].bins, 2), 70000);
+        assert_int_equal(recs[7].low, B + 0x30);
+        assert_int_equal(recs[8].low, B + 0x40);
+        assert_int_equal(recs[8].high, B + 0x100);
+    } else {
+        assert_int_equal(recs[1].high, LOW + 0x1000);
+        assert_int_equal(recs[1].nbins, 0x100);
+        assert_int_equal(recs[2].low, B);
+        assert_int_equal(recs[2].high, B + 0x100);
+    }
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(recs[i].high - recs[i].low, 16 * recs[i].nbins);
+    /* the one arc, from B to C */
+    const size_t A = sizeof(uintptr_t);
+    assert_int_equal(size - arcs_at, 1 + 2 * A + 4);
+    assert_int_equal(get_uint(img + arcs_at + 1, A), B + 0x20);
+    assert_int_equal(get_uint(img + arcs_at + 1 + A, A), C + 0x10);
+    for (size_t chunk = 1; chunk < 64; chunk += 7) {
+        size_t size2;
+        uint8_t *again = read_image(&size2, chunk);
+        assert_int_equal(size2, size);
+        assert_memory_equal(again, img, size);
+        free(again);
+    }
+    free(img);
+}
+
+/* profile_on(start, end) is profile_on_ranges with that one range: the same state, the same
+ * memory, the same file. */
+static void test_ranges_one_is_profile_on(void **state)
+{
+    (void)state;
+    uint8_t *img[2];
+    size_t size[2];
+    struct profile_stats st[2];
+    for (int k = 0; k < 2; k++) {
+        const struct profile_range r = { at(LOW), at(LOW + 0x1234) };
+        assert_int_equal(k ? profile_on_ranges(&r, 1, 16, 1000)
+                           : profile_on(at(LOW), at(LOW + 0x1234), 16, 1000), 0);
+        assert_int_equal(profile_state.nranges, 1);
+        assert_int_equal(profile_state.ranges[0].first, 0);
+        assert_int_equal(profile_state.ranges[0].span, profile_state.open_span);
+        __profile_hit(LOW + 0x40);
+        __profile_hit(LOW + 0x2000);
+        burst(7, 0x12345);
+        __profile_mcount(LOW + 0x10, LOW + 0x800);
+        st[k] = stats();
+        img[k] = read_image(&size[k], 100);
+        profile_off();
+    }
+    assert_memory_equal(&st[0], &st[1], sizeof st[0]);
+    assert_int_equal(size[0], size[1]);
+    assert_memory_equal(img[0], img[1], size[0]);
+    free(img[0]);
+    free(img[1]);
+}
+
 /* profile_on() and profile_off() from an interrupt handler are refused and change nothing;
  * profile_reset() and profile_get_stats() work there. */
 static void test_on_off_refused_in_interrupt(void **state)
@@ -1580,6 +1857,11 @@ int main(void)
         T(test_gmon_stuck_bucket_not_split),
         T(test_gmon_empty_when_off),
         T(test_on_off_refused_in_interrupt),
+        T(test_ranges_refused),
+        T(test_ranges_layout),
+        T(test_ranges_samples_and_arcs),
+        T(test_ranges_gmon_records),
+        T(test_ranges_one_is_profile_on),
 #if PROFILE_SNAPSHOT
         T(test_snapshot_freezes_and_recording_goes_on),
         T(test_abandoned_snapshot_merges_back),

@@ -255,6 +255,62 @@ static void test_call_sites_in_bucket_rounding(void **state)
 #endif
 }
 
+/* Several ranges (profile_on_ranges) at the edges: at the top of the address space (a
+ * range whose rounded end would wrap is refused), ranges that overlap only once rounded to
+ * a large bucket (refused), side by side (taken); whatever is taken, samples and calls at
+ * every range's first and last admitted byte write inside the allocation (ASan). */
+static void test_ranges_at_the_edges(void **state)
+{
+    (void)state;
+    const uintptr_t top = UINTPTR_MAX;
+    struct { uintptr_t a0, a1, b0, b1; int bucket, rc; } c[] = {
+        { top - 0x1000, top - 0x800, top - 0xFF, top, 16, -EINVAL },       /* wraps */
+        { top - 0x1000, top - 0x800, top - 0x100, top, 16, 0 },            /* to the top */
+        { top - 0x1000, top - 0x800, top - 0x100, top - 15, 16, 0 },       /* ends at the top */
+        { 0x100000, 0x100100, 0x101000, 0x101100, 1 << 20, -EINVAL },      /* one bucket */
+        { 0x100000, 0x100100, 0x200000, 0x200100, 1 << 20, 0 },            /* side by side */
+        { 0, 0x10, 0x10, 0x20, 1, 0 },                                     /* 2-byte buckets */
+        { 0, 0x11, 0x11, 0x20, 1, -EINVAL },                               /* ... overlap */
+        { 0, 0x80000000u, 0x80000000u, 0xFFFFFFFEu, 2, -ENOMEM },          /* 4 GiB of bins */
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        const struct profile_range r[2] = { { (void *)c[i].b0, (void *)c[i].b1 },
+                                            { (void *)c[i].a0, (void *)c[i].a1 } };
+        fake_hal.last_malloc_size = 0;
+        int rc = profile_on_ranges(r, 2, c[i].bucket, 1000);
+        if (rc != c[i].rc)
+            fail_msg("case %zu: profile_on_ranges returned %d, not %d", i, rc, c[i].rc);
+        struct profile_stats st;
+        if (rc) {
+            assert_int_equal(profile_get_stats(&st), -ENODATA);
+            assert_int_equal(fake_hal.last_malloc_size, 0);
+            continue;
+        }
+        const struct profile_state *s = &profile_state;
+        uint32_t samples = 0;
+        for (uint32_t k = 0; k < s->nranges; k++) {
+            uintptr_t first = s->ranges[k].low, last = first + s->ranges[k].span - 1;
+            __profile_hit(first);
+            __profile_hit(last);
+#if PROFILE_CALLGRAPH
+            __profile_mcount(first, c[i].a0 | 4);
+            __profile_mcount(last, c[i].a0 | 4);
+#endif
+            samples += 2;
+            assert_true(profile_state.bins[s->ranges[k].first] >= 1);
+            assert_true(profile_state.bins[s->ranges[k].first + s->ranges[k].nbins - 1] >= 1);
+        }
+        assert_int_equal(profile_get_stats(&st), 0);
+        assert_int_equal(st.samples, samples);
+        assert_int_equal(st.samples_out_of_range, 0);
+        struct profile_gmon_reader rd;
+        profile_gmon_reader_init(&rd);
+        uint8_t tail[64];
+        size_t size = profile_gmon_size(&rd);
+        assert_int_equal(profile_gmon_read(&rd, size - 1, tail, sizeof tail), 1);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +323,7 @@ int main(void)
         T(test_ranges_ending_at_the_top),
         T(test_2g_buckets_refused),
         T(test_call_sites_in_bucket_rounding),
+        T(test_ranges_at_the_edges),
     };
     return cmocka_run_group_tests_name("layout", tests, NULL, NULL);
 }

@@ -25,6 +25,12 @@
 #define CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS 16
 #endif
 
+/* The most address ranges profile_on_ranges() takes (profile_state keeps each range's
+ * start, span, first bin and bins). */
+#ifndef CYGNUM_PROFILE_MAX_RANGES
+#define CYGNUM_PROFILE_MAX_RANGES 4
+#endif
+
 /* TFTP daemon serving gmon.out. */
 #ifdef CYGPKG_PROFILE_TFTP
 #define PROFILE_TFTP 1
@@ -61,6 +67,8 @@ _Static_assert(CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE >= 1 && CYGNUM_PROFILE_CA
                "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE must be 1..100");
 _Static_assert(CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS >= 0 && CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS <= 256,
                "CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS must be 0..256");
+_Static_assert(CYGNUM_PROFILE_MAX_RANGES >= 1 && CYGNUM_PROFILE_MAX_RANGES <= 16,
+               "CYGNUM_PROFILE_MAX_RANGES must be 1..16");
 _Static_assert(CYGNUM_PROFILE_TFTP_PORT >= 1 && CYGNUM_PROFILE_TFTP_PORT <= 65535,
                "CYGNUM_PROFILE_TFTP_PORT must be 1..65535");
 _Static_assert(CYGNUM_PROFILE_TFTP_HOLD_MS >= 1 && CYGNUM_PROFILE_TFTP_HOLD_MS <= 60000,

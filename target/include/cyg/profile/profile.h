@@ -43,6 +43,44 @@ extern "C" {
  */
 int profile_on(void *start, void *end, int bucket_size, int interval_us);
 
+/** A range of code addresses, [start, end), for profile_on_ranges(). */
+struct profile_range {
+    void *start;
+    void *end;
+};
+
+/**
+ * Start profiling the code in several ranges at once: samples whose PC lies in any of them
+ * go to its histogram, calls from a call site in any of them are recorded (the callee may
+ * lie anywhere, as with profile_on), and gmon.out holds one histogram record per range, in
+ * address order. For code that is not one run of addresses: e.g. flash and the code the
+ * startup copies to RAM, { { _stext, _etext }, { _sramfunc, _eramfunc } }.
+ * profile_on(start, end, ...) is profile_on_ranges() with the one range { start, end }.
+ *
+ * @param ranges       the ranges, in any order; each is admitted up to its end rounded up
+ *                     to the bucket, and no two may overlap after that rounding
+ * @param nranges      how many: 1 to CYGNUM_PROFILE_MAX_RANGES
+ * @param bucket_size  as profile_on(), for every range
+ * @param interval_us  as profile_on()
+ *
+ * The arc table is sized by the ranges' total size (CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE).
+ * The largest range's samples take the fast path. A second call, or profile_on(), discards
+ * all data; on error profiling is left off.
+ *
+ * @retval 0        profiling is on
+ * @retval -EINVAL  ranges is NULL; nranges < 1 or > CYGNUM_PROFILE_MAX_RANGES; a range with
+ *                  start >= end; two ranges that overlap (after rounding up to the bucket);
+ *                  on a 64-bit target, several ranges not all in one 4 GiB window (the arc
+ *                  table keeps addresses modulo 2^32); or as profile_on() for a range, the
+ *                  bucket size or the interval (counts that do not fit 32 bits, a range
+ *                  whose histogram would end past the top of the address space)
+ * @retval -ENOMEM  as profile_on(), for all the ranges' tables together
+ * @retval -EIO     the HAL could not start the profile timer
+ * @retval -EPERM   called from an interrupt handler: nothing was changed
+ */
+int profile_on_ranges(const struct profile_range *ranges, int nranges, int bucket_size,
+                      int interval_us);
+
 /**
  * Stop profiling, stop the timer, release the memory and reset all data.
  *
@@ -60,14 +98,16 @@ struct profile_stats {
     uint32_t samples;            /**< timer samples taken, in range or not: in a bin,
                                       outside the range, profiler overhead, or refused
                                       by a full bin */
-    uint32_t samples_out_of_range; /**< samples whose PC lay outside [start, end) */
+    uint32_t samples_out_of_range; /**< samples whose PC lay outside [start, end) (outside
+                                      every range of profile_on_ranges) */
     uint32_t buckets_saturated;  /**< buckets stuck at 0xFFFF: no overflow entry was free
                                       (CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS), or at
                                       2^32-1; they refuse further samples */
     uint32_t arcs;               /**< distinct arcs recorded */
     uint32_t arcs_capacity;      /**< arc records available */
     uint32_t arcs_dropped;       /**< calls not counted because the arc table was full */
-    uint32_t arcs_out_of_range;  /**< calls not counted: call site outside [start, end) */
+    uint32_t arcs_out_of_range;  /**< calls not counted: call site outside [start, end)
+                                      (outside every range) */
     uint32_t bytes_allocated;    /**< memory profile_on took for histogram and arcs */
     uint32_t samples_total;      /**< every sample since profile_on, across resets and
                                       extractions (wraps at 2^32) */
