@@ -82,6 +82,9 @@ CROSS_NM := $(CROSS_COMPILE)nm
 PKG_CFLAGS_REMOVE := -pg -p -finstrument-functions $(if $(CDL_ID),$(call cdl_get,CYGPKG_PROFILE_GPROF_CFLAGS_REMOVE))
 PKG_CFLAGS_ADD    := $(if $(CDL_ID),$(call cdl_get,CYGPKG_PROFILE_GPROF_CFLAGS_ADD))
 NO_PG = $(filter-out $(PKG_CFLAGS_REMOVE),$(1))
+# The stack-profiling mode's hook source: -pg code is also built with -finstrument-functions
+# (target/src/stacks.c says why not mcount's).
+PG_STACKS_CFLAGS := $(if $(CDL_ID),$(if $(filter 1,$(call cdl_get,CYGPKG_PROFILE_STACKS)),-finstrument-functions))
 
 PKG_INC    := $(TB)/include $(PROFILE_INC) $(HAL_INC) $(COMMON_INC) $(BOARD_INC)
 # Functions start on 16-byte boundaries (the usual bucket size) so that the package's hot
@@ -174,7 +177,7 @@ $(TB)/fw/$(1).elf: $(patsubst %,$(TB)/fw/$(1)/pg/%.o,$(2)) $(patsubst %,$(TB)/fw
 	  $(patsubst %,$(TB)/fw/$(1)/pg/%.o,$(2)) $(patsubst %,$(TB)/fw/$(1)/plain/%.o,$(3)) $$(APP_LIBS) -o $$@
 $(TB)/fw/$(1)/pg/%.c.o: %.c $(PKGCONF_H) | $(SETUP_STAMP)
 	@mkdir -p $$(@D)
-	$$(CROSS_CC) $$(APP_CFLAGS) -pg $$(HAL_PG_CFLAGS) $$(addprefix -I,$$(PKG_INC)) -MMD -MP -c $$< -o $$@
+	$$(CROSS_CC) $$(APP_CFLAGS) -pg $$(HAL_PG_CFLAGS) $$(PG_STACKS_CFLAGS) $$(addprefix -I,$$(PKG_INC)) -MMD -MP -c $$< -o $$@
 $(TB)/fw/$(1)/plain/%.c.o: %.c $(PKGCONF_H) | $(SETUP_STAMP)
 	@mkdir -p $$(@D)
 	$$(CROSS_CC) $$(APP_CFLAGS) $$(addprefix -I,$$(PKG_INC)) -MMD -MP -c $$< -o $$@
@@ -205,7 +208,7 @@ endif
 	   echo 'PROFILE_OPT     := $(filter -O%,$(APP_CFLAGS))'; \
 	   echo 'PROFILE_CFLAGS  := $(filter-out -O%,$(APP_CFLAGS)) -I$$(PROFILE_PREFIX)/include'; \
 	   echo '# Compile instrumented code with $$(PROFILE_PG_CFLAGS): -pg and what the architecture adds.'; \
-	   echo 'PROFILE_PG_CFLAGS := -pg $(HAL_PG_CFLAGS)'; \
+	   echo 'PROFILE_PG_CFLAGS := -pg $(HAL_PG_CFLAGS) $(PG_STACKS_CFLAGS)'; \
 	   echo 'PROFILE_LDFLAGS := $(APP_LDFLAGS) $(if $(BOARD_LDSCRIPT),-T$$(PROFILE_PREFIX)/lib/$(notdir $(BOARD_LDSCRIPT))) -L$$(PROFILE_PREFIX)/lib'; \
 	   echo 'PROFILE_LIBS    := $(APP_LIBS)'; \
 	   echo '# Link with $$(PROFILE_AUTOSTART) too: profiled from before main over all code, gmon.out'; \

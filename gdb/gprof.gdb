@@ -262,6 +262,52 @@ class GprofData:
         return bytes(out)
 
 
+def stacks_image(d):
+    """gmon.stacks (doc/format.md), field by field, from profile_stacks (stack-profiling
+    mode, target/src/stacks.c), or None if the target has no such mode. Read after
+    _state() ran the target out of any update; a reset pending zeroes the counts, as the
+    target will."""
+    try:
+        t = gdb.parse_and_eval("profile_stacks")
+    except gdb.error:
+        return None
+    e, a = d.e, ("Q" if d.addr_size == 8 else "I")
+    c = d.counters
+    zero = d.reset_pending
+    used = int(t["nodes_used"])
+    size, off = _field_offsets("struct profile_stack_node")
+    raw = bytes(gdb.selected_inferior().read_memory(int(t["nodes"].address), size * used))
+    asz = d.addr_size
+    nodes = []
+    for i in range(used):
+        base = i * size
+        parent, calls, samples = (struct.unpack_from(e + "I", raw, base + off[f])[0]
+                                  for f in ("parent", "calls", "samples"))
+        self_pc, from_pc = (struct.unpack_from(e + a, raw, base + off[f])[0]
+                            for f in ("self", "from"))
+        nodes.append((parent, self_pc, from_pc, 0 if zero else calls, 0 if zero else samples))
+    counts = [0 if zero else int(t[f]) for f in ("samples_truncated", "calls_unrecorded",
+                                                 "frames_repaired", "calls_unhooked")]
+    out = bytearray(b"gmst")
+    out += struct.pack(e + "II", 1, 0x01020304)
+    out += struct.pack(e + "B3x", asz)
+    out += struct.pack(e + "IIII", d.prof_rate, used, c["samples"], c["samples_overhead"])
+    out += struct.pack(e + "IIII", *counts)
+    out += struct.pack(e + "II", 0 if zero else int(t["switches_lost"]), 0)
+    for parent, self_pc, from_pc, calls, samples in nodes:
+        out += struct.pack(e + "I" + a + a + "II", parent, self_pc, from_pc, calls, samples)
+    in_nodes = sum(n[4] for n in nodes)
+    if in_nodes + c["samples_overhead"] != c["samples"]:
+        print("gprof: warning: gmon.stacks holds %d samples and %d overhead, gmon.out %d"
+              % (in_nodes, c["samples_overhead"], c["samples"]))
+    return bytes(out)
+
+
+def stacks_path(path):
+    """gmon.out -> gmon.stacks (any NAME.out -> NAME.stacks; else NAME.stacks appended)."""
+    return (path[:-4] if path.endswith(".out") else path) + ".stacks"
+
+
 def gprof_report(d, path=None):
     c = d.counters
     sat = sum(1 for i in range(0, len(d.bins), 2) if d.bins[i:i + 2] == b"\xff\xff")
@@ -307,6 +353,12 @@ def gprof_fetch(path="gmon.out"):
     with open(path, "wb") as f:
         f.write(d.gmon())
     gprof_report(d, path)
+    stacks = stacks_image(d)
+    if stacks is not None:
+        with open(stacks_path(path), "wb") as f:
+            f.write(stacks)
+        print("gprof: wrote %s: %d bytes, %d call paths (stack-profiling mode)"
+              % (stacks_path(path), len(stacks), (len(stacks) - 56) // (12 + 2 * d.addr_size)))
     return d
 
 

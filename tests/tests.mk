@@ -227,3 +227,29 @@ board_suite = $(call board_suite_before_ranges,$(1)) tests/qemu/test_ranges.py
 test-board-deps: $(TB)/fw/ranges.elf
 TESTS     += tests/qemu/test_ranges.py $(foreach b,$(OTHER_BOARDS),tests/qemu/test_ranges.py@$(b))
 TEST_DEPS += $(TB)/fw/ranges.elf
+
+# =========================================================================================
+# ---- stack-profiling mode (issue 15) -------------------------------------------------------
+# =========================================================================================
+# tests/qemu/stacks.c in configurations of their own (CYGPKG_PROFILE_STACKS; and with a
+# tree of 8 nodes and shadow stacks of 4 frames), each built by a sub-make into that
+# configuration's directory and copied to $(TB)/fw/stacks-mode.elf and stacks-small.elf;
+# on a board of each architecture.
+STACKS_CFG       := CYGPKG_PROFILE_STACKS=1
+STACKS_SMALL_CFG := CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_NODES=8 CYGNUM_PROFILE_STACKS_DEPTH=4
+STACKS_BOARDS    := mps2-an385 microbit vexpress-a9 riscv32-virt riscv64-virt
+$(eval $(call firmware,stacks,tests/qemu/stacks.c,tests/qemu/support.c))
+define stacks_variant
+.PHONY: $(TB)/fw/stacks-$(1).elf
+$(TB)/fw/stacks-$(1).elf: | $(SETUP_STAMP)
+	@d=$$$$($(MAKE) --no-print-directory -s $(2) config-dir) && \
+	  $(MAKE) --no-print-directory -s $(2) $$$$d/fw/stacks.elf && cp $$$$d/fw/stacks.elf $$@
+endef
+$(eval $(call stacks_variant,mode,$(STACKS_CFG)))
+$(eval $(call stacks_variant,small,$(STACKS_SMALL_CFG)))
+STACKS_FW := $(TB)/fw/stacks-mode.elf $(TB)/fw/stacks-small.elf
+ifneq ($(filter $(BOARD),$(STACKS_BOARDS)),)
+test-board-deps: $(STACKS_FW)
+endif
+TESTS     += tests/qemu/test_stacks.py $(foreach b,$(filter-out $(BOARD),$(STACKS_BOARDS)),tests/qemu/test_stacks.py@$(b))
+TEST_DEPS += $(STACKS_FW)

@@ -82,6 +82,7 @@ static void hist_count_slow(struct profile_state *s, uint32_t b)
 {
     uint32_t v = s->bins[b];
     s->samples++;
+    PROFILE_STACK_SAMPLE();
     if (v < PROFILE_BIN_MAX - 1)
         s->bins[b] = (uint16_t)(v + 1);
     else if (v == PROFILE_BIN_MAX - 1)
@@ -116,6 +117,7 @@ static __attribute__((noinline)) void hit_miss(struct profile_state *s, uintptr_
         } else {
             s->samples++;
             s->samples_out_of_range++;
+            PROFILE_STACK_SAMPLE();
         }
     }
     profile_unlock(irq);
@@ -140,6 +142,7 @@ void __profile_hit(uintptr_t pc)
             if (__builtin_expect(v < PROFILE_BIN_MAX - 1, 1)) {
                 *bin = (uint16_t)(v + 1);
                 s->samples++;
+                PROFILE_STACK_SAMPLE();
                 hal_profile_irq_restore(irq);
                 return;
             }

@@ -58,6 +58,9 @@ void profile_clear(struct profile_state *s)
     if (s->arcs)
         memset(s->arcs, 0, (size_t)s->nslots * sizeof s->arcs[0]);
     profile_clear_counts(s);
+#if PROFILE_STACKS
+    profile_stack_clear();
+#endif
 }
 
 /* Out of line (as profile_slow_path): one copy of the reset, not one in every caller. */

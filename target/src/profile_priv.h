@@ -280,6 +280,54 @@ static inline void profile_unlock(hal_profile_irq_state irq)
     hal_profile_irq_restore(irq);
 }
 
+#if PROFILE_STACKS
+/* Stack-profiling mode (stacks.c). A node of the calling-context tree; its children are a
+ * list (first_child, next_sibling). */
+struct profile_stack_node {
+    uint32_t  parent;           /* 0xFFFFFFFF: a root (a thread's context, a handler) */
+    uint32_t  first_child, next_sibling;
+    uintptr_t self;             /* the function (0 for a context node) */
+    uintptr_t from;             /* its call site's return address; a context's id */
+    uint32_t  calls, samples;
+};
+/* A frame of a shadow stack. */
+struct profile_stack_frame {
+    uint32_t  node;
+    uint16_t  flags;
+    uint16_t  level;            /* the exception level it was entered at (0: thread) */
+    uintptr_t fn, site;         /* what its exit hook will name */
+    uintptr_t sp;               /* the stack pointer its enter hook saw */
+};
+/* A shadow stack: the handlers' (stacks[0]) or a thread's. depth counts frames past
+ * CYGNUM_PROFILE_STACKS_DEPTH too, which are not kept. */
+struct profile_shadow_stack {
+    uintptr_t context;          /* the thread's id (profile_stack_switch) */
+    uint32_t  context_node;
+    uint32_t  depth;
+    struct profile_stack_frame frames[CYGNUM_PROFILE_STACKS_DEPTH];
+};
+struct profile_stacks {
+    uint32_t nodes_used;
+    uint32_t roots;             /* the handlers' roots (contexts are apart) */
+    uint32_t thread;            /* the running thread's stack: stacks[thread] */
+    uint32_t threads_used;      /* stacks[1 .. threads_used) are threads' */
+    uint32_t samples_truncated, calls_unrecorded, frames_repaired, calls_unhooked;
+    uint32_t switches_lost;     /* profile_stack_switch found no room for a thread */
+    struct profile_shadow_stack stacks[CYGNUM_PROFILE_STACKS_THREADS + 1];
+    struct profile_stack_node nodes[CYGNUM_PROFILE_STACKS_NODES];
+};
+extern struct profile_stacks profile_stacks;
+
+/* One sample to the innermost frame's node (__profile_hit, masked, for every sample it
+ * counts but the profiler's own). */
+void profile_stack_sample(void);
+/* Zeroes the tree's counts, keeping its nodes (profile_clear, in a lock section). */
+void profile_stack_clear(void);
+#define PROFILE_STACK_SAMPLE() profile_stack_sample()
+#else
+#define PROFILE_STACK_SAMPLE() ((void)0)
+#endif
+
 /* The largest gmon.out image of nbins bins in nranges ranges and narcs arcs (gmon.c),
  * computed without overflow: every overflow entry in use at 2^32-1 (each such bucket is
  * written as 65537 records). profile_on refuses a layout whose largest image does not fit

@@ -31,6 +31,27 @@
 #define CYGNUM_PROFILE_MAX_RANGES 4
 #endif
 
+/* Stack-profiling mode (target/src/stacks.c): -pg code is also built with
+ * -finstrument-functions, whose hooks keep shadow call stacks and a calling-context tree
+ * (gmon.stacks). */
+#ifdef CYGPKG_PROFILE_STACKS
+#define PROFILE_STACKS 1
+#else
+#define PROFILE_STACKS 0
+#endif
+/* Tree nodes: one per distinct call path. */
+#ifndef CYGNUM_PROFILE_STACKS_NODES
+#define CYGNUM_PROFILE_STACKS_NODES 256
+#endif
+/* Frames a shadow stack keeps. */
+#ifndef CYGNUM_PROFILE_STACKS_DEPTH
+#define CYGNUM_PROFILE_STACKS_DEPTH 48
+#endif
+/* Threads with a shadow stack of their own (profile_stack_switch). */
+#ifndef CYGNUM_PROFILE_STACKS_THREADS
+#define CYGNUM_PROFILE_STACKS_THREADS 1
+#endif
+
 /* TFTP daemon serving gmon.out. */
 #ifdef CYGPKG_PROFILE_TFTP
 #define PROFILE_TFTP 1
@@ -69,6 +90,15 @@ _Static_assert(CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS >= 0 && CYGNUM_PROFILE_HIST_
                "CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS must be 0..256");
 _Static_assert(CYGNUM_PROFILE_MAX_RANGES >= 1 && CYGNUM_PROFILE_MAX_RANGES <= 16,
                "CYGNUM_PROFILE_MAX_RANGES must be 1..16");
+_Static_assert(CYGNUM_PROFILE_STACKS_NODES >= 2 && CYGNUM_PROFILE_STACKS_NODES <= 65536,
+               "CYGNUM_PROFILE_STACKS_NODES must be 2..65536");
+_Static_assert(CYGNUM_PROFILE_STACKS_DEPTH >= 4 && CYGNUM_PROFILE_STACKS_DEPTH <= 4096,
+               "CYGNUM_PROFILE_STACKS_DEPTH must be 4..4096");
+_Static_assert(CYGNUM_PROFILE_STACKS_THREADS >= 1 && CYGNUM_PROFILE_STACKS_THREADS <= 256,
+               "CYGNUM_PROFILE_STACKS_THREADS must be 1..256");
+/* (Not yet: the tree has no spare set for the snapshot a TFTP transfer takes.) */
+_Static_assert(!PROFILE_STACKS || !PROFILE_SNAPSHOT,
+               "CYGPKG_PROFILE_STACKS with the TFTP daemon is not supported yet: extract with gdb");
 _Static_assert(CYGNUM_PROFILE_TFTP_PORT >= 1 && CYGNUM_PROFILE_TFTP_PORT <= 65535,
                "CYGNUM_PROFILE_TFTP_PORT must be 1..65535");
 _Static_assert(CYGNUM_PROFILE_TFTP_HOLD_MS >= 1 && CYGNUM_PROFILE_TFTP_HOLD_MS <= 60000,

@@ -155,6 +155,20 @@ void profile_reset(void);
  */
 int profile_write(const char *path);
 
+/**
+ * Stack-profiling mode (CYGPKG_PROFILE_STACKS): the running thread is now the one with
+ * this id (e.g. its TCB's address), whose calls go on a shadow stack of its own. An RTOS
+ * calls it when it switches threads (FreeRTOS: traceTASK_SWITCHED_IN; Zephyr: the
+ * thread-switched-in tracing hook); without it every thread shares one shadow stack and
+ * the frames a switch leaves behind are repaired by the stack pointer, less exactly.
+ * Any context, interrupt handlers included. Id 0 is the thread the firmware started on.
+ *
+ * @retval 0        switched (or the mode is off: nothing to do)
+ * @retval -ENOMEM  more threads than CYGNUM_PROFILE_STACKS_THREADS: this one shares the
+ *                  first thread's stack (counted in gmon.stacks)
+ */
+int profile_stack_switch(uintptr_t id);
+
 #ifdef __cplusplus
 }
 #endif

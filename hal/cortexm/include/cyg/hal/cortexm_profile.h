@@ -36,6 +36,16 @@ static inline int hal_profile_in_interrupt(void)
     return ipsr != 0;
 }
 
+/* Stack-profiling mode: the active exception, 0 in thread mode (nested handlers are
+ * levels of their own). */
+static inline uint32_t hal_cortexm_ipsr(void)
+{
+    uint32_t ipsr;
+    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+    return ipsr & 0x1FFu;
+}
+#define HAL_PROFILE_STACK_LEVEL() hal_cortexm_ipsr()
+
 /* Thumb code addresses carry bit 0 in return addresses; gprof wants the plain address. */
 #define HAL_PROFILE_PC(x) ((uintptr_t)(x) & ~(uintptr_t)1)
 

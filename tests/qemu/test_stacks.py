@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Stack-profiling mode (issue 15), on a board of each architecture: tests/qemu/stacks.c
+built with CYGPKG_PROFILE_STACKS (its -pg code also with -finstrument-functions), run under
+QEMU, gmon.out and gmon.stacks fetched by gdb.
+
+  - gmon.stacks field by field (doc/format.md): magic, version, byte order, address width,
+    the node count, parents before children; its samples and overhead are gmon.out's, and
+    every sample is in exactly one node (sum of the nodes' + overhead = samples);
+  - every call path with its exact calls: main;light;work and main;heavy;work 400 each,
+    recursion (a node per depth), the frames a longjmp leaves (dropped, 40 counted), a
+    -pg interrupt handler the root of a tree of its own (its true count from the firmware),
+    tail_caller;tail_target;
+  - measured: heavy's work has far more samples than light's, which gprof's call graph
+    splits 50/50 (it does: GNU gprof's arcs into work are 400 and 400);
+  - gprof_dump resets the tree's counts with gmon.out's: the second fetch holds only the
+    calls made since;
+  - with a tree of 8 nodes and shadow stacks of 4 frames: the tree fills, deeper calls go
+    unkept, and still every call is a node's or counted unrecorded, every sample a node's,
+    and the firmware runs to its end.
+"""
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness as h  # noqa: E402
+
+N = {}
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "stacks.h")) as f:
+    for m in re.finditer(r"#define (\w+)\s+(\d+)", f.read()):
+        N[m.group(1)] = int(m.group(2))
+OUT = os.path.join(h.OUT_ROOT, "stacks")
+HEADER = 56
+
+
+def symbols(elf):
+    """Sorted (address, name) of the ELF's functions, without the Thumb bit."""
+    nm = re.sub(r"gprof$", "nm", h.GPROF)
+    p = subprocess.run([nm, elf], stdout=subprocess.PIPE, text=True, check=True)
+    return sorted((int(f[0], 16) & ~1, f[2]) for f in (ln.split() for ln in p.stdout.splitlines())
+                  if len(f) == 3 and f[1] in "tTwW")
+
+
+def read_stacks(path):
+    """(header dict, [(parent, self, from, calls, samples)]) of a gmon.stacks, or raises."""
+    b = open(path, "rb").read()
+    if b[:4] != b"gmst":
+        raise ValueError("magic %r" % b[:4])
+    e = "<" if b[8:12] == b"\x04\x03\x02\x01" else ">"
+    a = {4: "I", 8: "Q"}[b[12]]
+    f = struct.unpack_from(e + "I", b, 4)[0], b[12]
+    names = ("rate", "nodes", "samples", "overhead", "truncated", "unrecorded", "repaired",
+             "unhooked", "switches_lost", "reserved")
+    hdr = dict(zip(names, struct.unpack_from(e + "10I", b, 16)))
+    hdr["version"], hdr["addr"] = f
+    size = 12 + 2 * b[12]
+    if len(b) != HEADER + hdr["nodes"] * size:
+        raise ValueError("%d bytes for %d nodes" % (len(b), hdr["nodes"]))
+    nodes = [struct.unpack_from(e + "I" + a + a + "II", b, HEADER + i * size)
+             for i in range(hdr["nodes"])]
+    return hdr, nodes
+
+
+def paths(nodes, name_of):
+    """{path: (calls, samples, node index)}: names joined by ';', a context as [ctx ID]."""
+    out = {}
+    for i, (parent, self_pc, from_pc, calls, samples) in enumerate(nodes):
+        p, j = [], i
+        while j != 0xFFFFFFFF:
+            pj, sj, fj = nodes[j][:3]
+            p.append(name_of(sj) if sj else "[ctx %x]" % fj)
+            j = pj
+        key = ";".join(reversed(p))
+        c, s, _ = out.get(key, (0, 0, i))
+        out[key] = (c + calls, s + samples, i)
+    return out
+
+
+def run(elf, out_dir, t):
+    """Runs elf to phase_done(1) (gprof_dump) and (2) (gprof_fetch to gmon2.out)."""
+    shutil.rmtree(out_dir, ignore_errors=True)
+    os.makedirs(out_dir)
+    with h.Qemu(elf, os.path.join(out_dir, "qemu.log")) as q:
+        rc, out = h.gdb(elf, q.port, [
+            "break phase_done", "continue", "cd " + out_dir, "gprof_dump",
+            "continue", "python gprof_fetch('gmon2.out')", "delete", "continue",
+        ], timeout=300)
+        try:
+            q.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pass
+        qrc = q.proc.poll()
+    with open(os.path.join(out_dir, "gdb.log"), "w") as f:
+        f.write(out)
+    con = open(os.path.join(out_dir, "qemu.log")).read()
+    t.ok("stacks: done" in con and qrc == 0, "%s runs to its end (QEMU status %r)"
+         % (os.path.basename(elf), qrc), con[-1500:] + out[-1500:])
+    return con, out
+
+
+def check_file(t, out_dir, name, what):
+    """Header checks shared by every file: returns (hdr, nodes) or None."""
+    gmon = os.path.join(out_dir, name + ".out")
+    path = os.path.join(out_dir, name + ".stacks")
+    if not t.ok(os.path.exists(path), "%s: gdb wrote %s.stacks beside %s.out" % (what, name, name)):
+        return None
+    try:
+        hdr, nodes = read_stacks(path)
+    except (ValueError, KeyError, struct.error) as err:
+        t.ok(False, "%s: %s.stacks reads (%s)" % (what, name, err))
+        return None
+    g = h.gmon_header(gmon)
+    t.ok(hdr["version"] == 1 and hdr["addr"] == (8 if h.board_var("ARCH") == "riscv64" or
+                                                   "64" in h.BOARD else 4),
+         "%s: version 1, the target's address width" % what, hdr)
+    t.ok(all(p == 0xFFFFFFFF or p < i for i, (p, *_r) in enumerate(nodes)),
+         "%s: every node's parent comes before it" % what)
+    t.eq((hdr["samples"], hdr["overhead"], hdr["rate"]), (g[2], g[3], h.gmon_records(gmon)[1][0][3]),
+         "%s: samples, overhead and rate are gmon.out's" % what)
+    t.eq(sum(n[4] for n in nodes) + hdr["overhead"], hdr["samples"],
+         "%s: every sample in exactly one node (nodes + overhead = samples)" % what)
+    return hdr, nodes
+
+
+def main():
+    t = h.Tap()
+    syms = symbols(os.path.join(h.FW_DIR, "stacks-mode.elf"))
+    addrs = [a for a, _ in syms]
+
+    def name_of(pc):
+        import bisect
+        i = bisect.bisect_right(addrs, pc) - 1
+        return syms[i][1] if i >= 0 else "0x%x" % pc
+
+    elf = os.path.join(h.FW_DIR, "stacks-mode.elf")
+    con, out = run(elf, OUT, t)
+    m = re.search(r"stacks: phase 1, (\d+) handler calls", con)
+    isr = int(m.group(1)) if m else -1
+    r = check_file(t, OUT, "gmon", "phase 1")
+    if r:
+        hdr, nodes = r
+        p = paths(nodes, name_of)
+        handler = [k for k, (c, s, i) in p.items() if nodes[i][0] == 0xFFFFFFFF and nodes[i][1]]
+        t.eq(len(handler), 1, "one interrupt handler root")
+        hname = handler[0] if handler else "?"
+        want = {
+            "[ctx 0];main;light;work": N["N_WORK"],
+            "[ctx 0];main;heavy;work": N["N_WORK"],
+            "[ctx 0];main;light": 1, "[ctx 0];main;heavy": 1, "[ctx 0];main;jumper": 1,
+            "[ctx 0];main;tail_caller": N["TAIL_REPS"],
+            "[ctx 0];main;tail_caller;tail_target": N["TAIL_REPS"],
+            hname: isr, hname + ";isr_leaf": isr,
+        }
+        rec = "[ctx 0];main"
+        for d in range(N["REC_DEPTH"] + 1):
+            rec += ";rec"
+            want[rec] = N["REC_REPS"]
+        want[rec + ";work"] = N["REC_REPS"]
+        jump = "[ctx 0];main;jumper"
+        for d in range(N["JMP_DEPTH"] + 1):
+            jump += ";deep_jump"
+            want[jump] = N["JMP_REPS"]
+        got = {k: p.get(k, (None,))[0] for k in want}
+        t.eq(got, want, "every call path with its exact calls (handler %s, %d calls)" % (hname, isr))
+        t.eq(hdr["repaired"], N["JMP_REPS"] * (N["JMP_DEPTH"] + 1),
+             "the frames each longjmp left are dropped and counted")
+        t.eq((hdr["truncated"], hdr["unrecorded"], hdr["unhooked"]), (0, 0, 0),
+             "the tree and the shadow stacks had room")
+        light = p.get("[ctx 0];main;light;work", (0, 0))[1]
+        heavy = p.get("[ctx 0];main;heavy;work", (0, 0))[1]
+        t.ok(heavy >= 10 * max(light, 1), "measured: work called from heavy has %d samples, "
+             "from light %d (gprof would split them 50/50)" % (heavy, light))
+        rc, text, err = h.gprof(elf, os.path.join(OUT, "gmon.out"), "-b", "-q")
+        arcs = h.call_graph(text)
+        t.eq((arcs.get(("light", "work")), arcs.get(("heavy", "work")),
+              arcs.get(("tail_caller", "tail_target"))),
+             (N["N_WORK"], N["N_WORK"], N["TAIL_REPS"]),
+             "gmon.out's arcs are exact too (what GNU gprof splits work's time by)")
+
+    r = check_file(t, OUT, "gmon2", "after gprof_dump")
+    if r:
+        hdr, nodes = r
+        p = paths(nodes, name_of)
+        calls = {k: c for k, (c, s, i) in p.items() if c}
+        t.eq(calls, {"[ctx 0];main;light": 1, "[ctx 0];main;light;work": N["N_WORK"]},
+             "gprof_dump reset the tree's counts: only the calls made since")
+        t.eq(hdr["repaired"], 0, "and its counters")
+
+    # A tree of 8 nodes, shadow stacks of 4 frames: full, and still exact.
+    small = os.path.join(h.FW_DIR, "stacks-small.elf")
+    out_small = OUT + "-small"
+    con, out = run(small, out_small, t)
+    m = re.search(r"stacks: phase 1, (\d+) handler calls", con)
+    isr = int(m.group(1)) if m else -1
+    r = check_file(t, out_small, "gmon", "8 nodes, 4 frames")
+    if r:
+        hdr, nodes = r
+        made = (1 + N["N_WORK"]) * 2 + (N["REC_DEPTH"] + 2) * N["REC_REPS"] + 1 + \
+            (N["JMP_DEPTH"] + 1) * N["JMP_REPS"] + 2 * N["TAIL_REPS"] + 2 * isr
+        t.eq(hdr["nodes"], 8, "the tree is full")
+        t.ok(hdr["unrecorded"] > 0 and hdr["unhooked"] > 0 and hdr["truncated"] > 0,
+             "calls without a node, frames not kept and samples in the deepest node kept "
+             "are counted", hdr)
+        t.eq(sum(n[3] for n in nodes) + hdr["unrecorded"], made,
+             "every call is a node's or counted unrecorded (%d calls)" % made)
+    return t.done()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
