@@ -232,24 +232,42 @@ TEST_DEPS += $(TB)/fw/ranges.elf
 # ---- stack-profiling mode (issue 15) -------------------------------------------------------
 # =========================================================================================
 # tests/qemu/stacks.c in configurations of their own (CYGPKG_PROFILE_STACKS; and with a
-# tree of 8 nodes and shadow stacks of 4 frames), each built by a sub-make into that
-# configuration's directory and copied to $(TB)/fw/stacks-mode.elf and stacks-small.elf;
-# on a board of each architecture.
-STACKS_CFG       := CYGPKG_PROFILE_STACKS=1
-STACKS_SMALL_CFG := CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_NODES=8 CYGNUM_PROFILE_STACKS_DEPTH=4
+# tree of 4 nodes, so that heavy and all after it get none, and shadow stacks of 4 frames),
+# each built by a sub-make into that configuration's directory and copied to
+# $(TB)/fw/stacks-mode.elf and stacks-small.elf; on a board of each architecture.
+# (microbit's 16 KiB: the default tree, about 11 KiB with a snapshot's frozen counts, leaves
+# profile_on too little heap; 64 nodes and 16 frames are plenty for this firmware)
+STACKS_CFG       := CYGPKG_PROFILE_STACKS=1 $(if $(filter microbit,$(BOARD)),CYGNUM_PROFILE_STACKS_NODES=64 CYGNUM_PROFILE_STACKS_DEPTH=16)
+STACKS_SMALL_CFG := CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_NODES=4 CYGNUM_PROFILE_STACKS_DEPTH=4
 STACKS_BOARDS    := mps2-an385 microbit vexpress-a9 riscv32-virt riscv64-virt
 $(eval $(call firmware,stacks,tests/qemu/stacks.c,tests/qemu/support.c))
+$(eval $(call firmware,threads,tests/qemu/threads.c,tests/qemu/threads_sched.c tests/qemu/support.c))
+# $(TB)/fw/FW-NAME.elf: FW built in the configuration CFG (by a sub-make, in its directory)
 define stacks_variant
-.PHONY: $(TB)/fw/stacks-$(1).elf
-$(TB)/fw/stacks-$(1).elf: | $(SETUP_STAMP)
-	@d=$$$$($(MAKE) --no-print-directory -s $(2) config-dir) && \
-	  $(MAKE) --no-print-directory -s $(2) $$$$d/fw/stacks.elf && cp $$$$d/fw/stacks.elf $$@
+.PHONY: $(TB)/fw/$(2)-$(1).elf
+$(TB)/fw/$(2)-$(1).elf: | $(SETUP_STAMP)
+	@d=$$$$($(MAKE) --no-print-directory -s $(3) config-dir) && \
+	  $(MAKE) --no-print-directory -s $(3) $$$$d/fw/$(2).elf && cp $$$$d/fw/$(2).elf $$@
 endef
-$(eval $(call stacks_variant,mode,$(STACKS_CFG)))
-$(eval $(call stacks_variant,small,$(STACKS_SMALL_CFG)))
+$(eval $(call stacks_variant,mode,stacks,$(STACKS_CFG)))
+$(eval $(call stacks_variant,small,stacks,$(STACKS_SMALL_CFG)))
 STACKS_FW := $(TB)/fw/stacks-mode.elf $(TB)/fw/stacks-small.elf
 ifneq ($(filter $(BOARD),$(STACKS_BOARDS)),)
 test-board-deps: $(STACKS_FW)
 endif
 TESTS     += tests/qemu/test_stacks.py $(foreach b,$(filter-out $(BOARD),$(STACKS_BOARDS)),tests/qemu/test_stacks.py@$(b))
 TEST_DEPS += $(STACKS_FW)
+# make bench: the mode's cost per call and per sample, and its RAM (each STACKS_BOARDS board)
+BENCHES    += tests/bench/bench-stacks
+BENCH_DEPS += $(TB)/fw/stacks.elf $(TB)/fw/stacks-mode.elf
+ifneq ($(filter $(BOARD),$(STACKS_BOARDS)),)
+bench-board: bench-stacks-board
+endif
+.PHONY: bench-stacks-board
+bench-stacks-board: $(TB)/fw/stacks.elf $(TB)/fw/stacks-mode.elf
+	@tests/bench/bench-stacks
+# Two threads switched by PendSV (ARMv7-M), each on a shadow stack of its own: the
+# reference board.
+$(eval $(call stacks_variant,mode,threads,CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_THREADS=3))
+TESTS     += tests/qemu/test_stacks_threads.py
+TEST_DEPS += $(TB)/fw/threads-mode.elf

@@ -109,6 +109,9 @@ static void *profile_stop(struct profile_state *s)
     profile_disarm(s);
     profile_set_busy(1);
     memset(&profile_frozen, 0, sizeof profile_frozen);  /* an outstanding snapshot ends */
+#if PROFILE_STACKS
+    profile_stack_forget();
+#endif
     profile_unlock(irq);
     if (was_running)
         hal_disable_profile_timer();

@@ -323,6 +323,15 @@ extern struct profile_stacks profile_stacks;
 void profile_stack_sample(void);
 /* Zeroes the tree's counts, keeping its nodes (profile_clear, in a lock section). */
 void profile_stack_clear(void);
+/* A snapshot's share (snapshot.c, in its lock sections): freeze moves the live counts
+ * aside (with gmon.out's data); thaw drops them (delivered) or adds them back; forget
+ * drops them when profile_on/profile_off end the snapshot. */
+void profile_stack_freeze(void);
+void profile_stack_thaw(int delivered);
+void profile_stack_forget(void);
+/* The frozen tree as gmon.stacks (write.c): its size (0: none frozen) and a piece of it. */
+size_t profile_stacks_image_size(void);
+size_t profile_stacks_image_read(size_t offset, void *buf, size_t len);
 #define PROFILE_STACK_SAMPLE() profile_stack_sample()
 #else
 #define PROFILE_STACK_SAMPLE() ((void)0)

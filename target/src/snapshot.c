@@ -42,6 +42,9 @@ int profile_snapshot_take(struct profile_gmon_reader *r)
         s->spare = NULL;
         profile_clear_counts(s);  /* the spare's arrays are zero already */
         profile_arm(s);           /* the mcount gate onto the spare's table */
+#if PROFILE_STACKS
+        profile_stack_freeze();   /* the tree's counts: the same moment */
+#endif
     }
     uint32_t generation = s->generation;
     profile_unlock(irq);
@@ -207,5 +210,9 @@ void profile_snapshot_release(struct profile_gmon_reader *r, int delivered)
         return;
     s->spare = base;
     memset(f, 0, sizeof *f);
+#if PROFILE_STACKS
+    /* (merged back whole, in this one step: the tree's counts are no bins to step over) */
+    profile_stack_thaw(delivered);
+#endif
     profile_unlock(irq);
 }

@@ -36,6 +36,7 @@
  * frames point at.
  */
 #include <errno.h>
+#include <string.h>
 #include "profile_priv.h"
 
 #if PROFILE_STACKS
@@ -246,6 +247,140 @@ void profile_stack_sample(void)
     t->nodes[node].samples++;
     if (k->depth && k->depth <= DEPTH && k->frames[k->depth - 1].flags & FRAME_TRUNCATED)
         t->samples_truncated++;
+}
+
+/*
+ * The counts a snapshot froze (profile_snapshot_take: a profile_write in flight), taken
+ * out of the live tree in the same step as gmon.out's data, so that the two files are one
+ * moment. The nodes themselves are the live tree's: they are only ever added, so the
+ * first nodes_used of them are the frozen ones' too. Owned by this file; changed in the
+ * snapshot's lock sections (freeze, thaw) and by profile_on/profile_off (forget).
+ */
+static struct {
+    uint32_t valid;
+    uint32_t nodes_used;
+    uint32_t samples_truncated, calls_unrecorded, frames_repaired, calls_unhooked,
+             switches_lost;
+    uint32_t calls[NODES], samples[NODES];
+} frozen;
+
+void profile_stack_freeze(void)
+{
+    struct profile_stacks *t = &profile_stacks;
+    frozen.valid = 1;
+    frozen.nodes_used = t->nodes_used;
+    for (uint32_t i = 0; i < t->nodes_used; i++) {
+        frozen.calls[i] = t->nodes[i].calls;
+        frozen.samples[i] = t->nodes[i].samples;
+    }
+    frozen.samples_truncated = t->samples_truncated;
+    frozen.calls_unrecorded = t->calls_unrecorded;
+    frozen.frames_repaired = t->frames_repaired;
+    frozen.calls_unhooked = t->calls_unhooked;
+    frozen.switches_lost = t->switches_lost;
+    profile_stack_clear();
+}
+
+/* a + b, sticking at 2^32-1 */
+static uint32_t add_sat(uint32_t a, uint32_t b)
+{
+    return a + b < a ? UINT32_MAX : a + b;
+}
+
+void profile_stack_thaw(int delivered)
+{
+    struct profile_stacks *t = &profile_stacks;
+    if (!frozen.valid)
+        return;
+    if (!delivered) {
+        for (uint32_t i = 0; i < frozen.nodes_used; i++) {
+            t->nodes[i].calls = add_sat(t->nodes[i].calls, frozen.calls[i]);
+            t->nodes[i].samples = add_sat(t->nodes[i].samples, frozen.samples[i]);
+        }
+        t->samples_truncated = add_sat(t->samples_truncated, frozen.samples_truncated);
+        t->calls_unrecorded = add_sat(t->calls_unrecorded, frozen.calls_unrecorded);
+        t->frames_repaired = add_sat(t->frames_repaired, frozen.frames_repaired);
+        t->calls_unhooked = add_sat(t->calls_unhooked, frozen.calls_unhooked);
+        t->switches_lost = add_sat(t->switches_lost, frozen.switches_lost);
+    }
+    frozen.valid = 0;
+}
+
+void profile_stack_forget(void)
+{
+    frozen.valid = 0;
+}
+
+/* Puts v as n bytes in the target's byte order. */
+static uint8_t *put(uint8_t *p, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        unsigned shift = 8 * (n - 1 - i);
+#else
+        unsigned shift = 8 * i;
+#endif
+        *p++ = (uint8_t)(v >> shift);
+    }
+    return p;
+}
+
+#define STACKS_HEADER 56u
+#define ADDR_BYTES    ((unsigned)sizeof(uintptr_t))
+#define NODE_BYTES    (12u + 2u * ADDR_BYTES)
+
+size_t profile_stacks_image_size(void)
+{
+    return frozen.valid ? STACKS_HEADER + (size_t)frozen.nodes_used * NODE_BYTES : 0;
+}
+
+/* One record of the frozen tree's image into rec, field by field (doc/format.md): the
+ * header for index 0, node i for index i + 1. */
+static size_t stacks_record(uint32_t index, uint8_t *rec, uint32_t samples, uint32_t overhead)
+{
+    uint8_t *p = rec;
+    if (index == 0) {
+        memcpy(p, "gmst", 4);
+        p += 4;
+        p = put(p, 1, 4);
+        p = put(p, 0x01020304u, 4);
+        p = put(p, ADDR_BYTES, 1);
+        p = put(p, 0, 3);
+        p = put(p, profile_frozen.prof_rate, 4);
+        p = put(p, frozen.nodes_used, 4);
+        p = put(p, samples, 4);
+        p = put(p, overhead, 4);
+        p = put(p, frozen.samples_truncated, 4);
+        p = put(p, frozen.calls_unrecorded, 4);
+        p = put(p, frozen.frames_repaired, 4);
+        p = put(p, frozen.calls_unhooked, 4);
+        p = put(p, frozen.switches_lost, 4);
+        p = put(p, 0, 4);
+    } else {
+        const struct profile_stack_node *n = &profile_stacks.nodes[index - 1];
+        p = put(p, n->parent, 4);
+        p = put(p, n->self, ADDR_BYTES);
+        p = put(p, n->from, ADDR_BYTES);
+        p = put(p, frozen.calls[index - 1], 4);
+        p = put(p, frozen.samples[index - 1], 4);
+    }
+    return (size_t)(p - rec);
+}
+
+size_t profile_stacks_image_read(size_t offset, void *buf, size_t len)
+{
+    size_t size = profile_stacks_image_size(), done = 0;
+    uint8_t rec[STACKS_HEADER];
+    while (done < len && offset + done < size) {
+        size_t at = offset + done;
+        uint32_t index = at < STACKS_HEADER ? 0 : 1 + (uint32_t)((at - STACKS_HEADER) / NODE_BYTES);
+        size_t start = index == 0 ? 0 : STACKS_HEADER + (size_t)(index - 1) * NODE_BYTES;
+        size_t n = stacks_record(index, rec, profile_frozen.samples, profile_frozen.samples_overhead);
+        size_t from = at - start, take = n - from < len - done ? n - from : len - done;
+        memcpy((uint8_t *)buf + done, rec + from, take);
+        done += take;
+    }
+    return done;
 }
 
 void profile_stack_clear(void)

@@ -1,6 +1,7 @@
 /*
  * profile_write(): gmon.out into a file through the C library (open/write/close), which on
- * QEMU and through a debug probe is semihosting, so that the file lands on the host.
+ * QEMU and through a debug probe is semihosting, so that the file lands on the host; in the
+ * stack-profiling mode gmon.stacks beside it, of the same snapshot.
  *
  * Exactness is the TFTP daemon's (snapshot.c): the data is frozen at the start, written
  * from the frozen set while recording goes on into the spare one, then dropped when the
@@ -114,11 +115,19 @@ static int write_all(int fd, const void *buf, size_t len)
     return 0;
 }
 
-/* The snapshot's image into fd, read through the serializer (gmon.c). 0, -ECANCELED if
- * profile_on()/profile_off() ended the snapshot, or write()'s error. */
-static int write_image(int fd, struct profile_gmon_reader *r)
+/* An image to write: its size and a reader of its pieces (gmon.c's, or stacks.c's). */
+typedef size_t (*image_read_fn)(struct profile_gmon_reader *r, size_t at, void *buf,
+                                size_t len);
+
+static size_t gmon_piece(struct profile_gmon_reader *r, size_t at, void *buf, size_t len)
 {
-    size_t size = profile_gmon_size(r);
+    return profile_gmon_read(r, at, buf, len);
+}
+
+/* The snapshot's image into fd, in pieces read by read. 0, -ECANCELED if
+ * profile_on()/profile_off() ended the snapshot, or write()'s error. */
+static int write_image(int fd, struct profile_gmon_reader *r, size_t size, image_read_fn read)
+{
     uint8_t small[BUFFER_FALLBACK];
     size_t chunk = size < BUFFER_MAX ? size : BUFFER_MAX;
     uint8_t *buf = NULL;
@@ -131,7 +140,7 @@ static int write_image(int fd, struct profile_gmon_reader *r)
     int rc = 0;
     for (size_t at = 0; at < size && rc == 0;) {
         size_t n = size - at < chunk ? size - at : chunk;
-        if (profile_snapshot_ended(r) || profile_gmon_read(r, at, buf, n) != n)
+        if (profile_snapshot_ended(r) || read(r, at, buf, n) != n)
             rc = -ECANCELED;
         else
             rc = write_all(fd, buf, n);
@@ -141,6 +150,43 @@ static int write_image(int fd, struct profile_gmon_reader *r)
         free(buf);
     return rc;
 }
+
+/* The image into the file path (created or truncated). 0 or a negative errno. */
+static int write_file(const char *path, struct profile_gmon_reader *r, size_t size,
+                      image_read_fn read)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return errno > 0 ? -errno : -EIO;
+    int rc = write_image(fd, r, size, read);
+    if (close(fd) != 0 && rc == 0)
+        rc = errno > 0 ? -errno : -EIO;
+    return rc;
+}
+
+#if PROFILE_STACKS
+static size_t stacks_piece(struct profile_gmon_reader *r, size_t at, void *buf, size_t len)
+{
+    (void)r;
+    return profile_stacks_image_read(at, buf, len);
+}
+
+/* The frozen calling-context tree as gmon.stacks beside path: NAME.out gets NAME.stacks,
+ * any other name NAME.stacks appended (as gdb's gprof_fetch names it). */
+static int write_stacks(const char *path, struct profile_gmon_reader *r)
+{
+    size_t len = strlen(path);
+    size_t base = len >= 4 && strcmp(path + len - 4, ".out") == 0 ? len - 4 : len;
+    char *name = malloc(base + sizeof ".stacks");
+    if (!name)
+        return -ENOMEM;
+    memcpy(name, path, base);
+    memcpy(name + base, ".stacks", sizeof ".stacks");
+    int rc = write_file(name, r, profile_stacks_image_size(), stacks_piece);
+    free(name);
+    return rc;
+}
+#endif
 
 int profile_write(const char *path)
 {
@@ -162,15 +208,12 @@ int profile_write(const char *path)
     if (rc == 0)
         rc = profile_snapshot_take(&r);
     if (rc == 0) {
-        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0) {
-            rc = errno > 0 ? -errno : -EIO;
-        } else {
-            rc = write_image(fd, &r);
-            if (close(fd) != 0 && rc == 0)
-                rc = errno > 0 ? -errno : -EIO;
-        }
-        /* Complete: the data is in the file, and dropped here. Else it goes back. */
+        rc = write_file(path, &r, profile_gmon_size(&r), gmon_piece);
+#if PROFILE_STACKS
+        if (rc == 0)
+            rc = write_stacks(path, &r);
+#endif
+        /* Complete: the data is in the file(s), and dropped here. Else it goes back. */
         profile_snapshot_release(&r, rc == 0);
     }
     spare_return(&lent);

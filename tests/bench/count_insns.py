@@ -84,7 +84,7 @@ def timer_sample(handler, arch="armv7m", within=None):
     bounds = None
     if within:
         bounds = _function_bounds(int(gdb.parse_and_eval("(unsigned long)&%s" % within)) & ~1)
-    for _ in range(100):
+    for _ in range(5000):
         gdb.execute("tbreak *0x%x" % entry, to_string=True)
         gdb.execute("continue", to_string=True)
         ret = INTERRUPTED_PC[arch]()
