@@ -50,6 +50,15 @@ $(UNIT_OVF): $(UNIT_DIR)/test_core_%: $(UNIT_DEPS) $(UNIT_DIR)/layout-%/include/
 TESTS     += $(UNIT_OVF)
 TEST_DEPS += $(UNIT_OVF)
 
+# The stack-profiling mode's core (target/src/stacks.c): 8 nodes, 6 frames, 2 threads.
+$(UNIT_DIR)/test_stacks: tests/unit/test_stacks.c $(UNIT_DEPS)
+	$(CC) $(UNIT_CFLAGS) -DPROFILE_SNAPSHOT=0 -DCYGPKG_PROFILE_STACKS=1 \
+	  -DCYGNUM_PROFILE_STACKS_NODES=8 -DCYGNUM_PROFILE_STACKS_DEPTH=6 \
+	  -DCYGNUM_PROFILE_STACKS_THREADS=2 tests/unit/test_stacks.c $(UNIT_CORE) \
+	  -Wl,--wrap=malloc -Wl,--wrap=memset -lcmocka -o $@
+TESTS     += $(UNIT_DIR)/test_stacks
+TEST_DEPS += $(UNIT_DIR)/test_stacks
+
 # ---- QEMU end to end: firmware with known call counts, extracted with gdb/gprof.gdb ----
 $(eval $(call firmware,calls,tests/qemu/calls.c,tests/qemu/support.c))
 TESTS     += tests/qemu/test_calls.py

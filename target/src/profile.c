@@ -110,7 +110,8 @@ static void *profile_stop(struct profile_state *s)
     profile_set_busy(1);
     memset(&profile_frozen, 0, sizeof profile_frozen);  /* an outstanding snapshot ends */
 #if PROFILE_STACKS
-    profile_stack_forget();
+    profile_stack_compact();    /* the paths go with the data, but the live frames' */
+    profile_stack_clear();
 #endif
     profile_unlock(irq);
     if (was_running)

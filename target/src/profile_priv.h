@@ -329,6 +329,8 @@ void profile_stack_clear(void);
 void profile_stack_freeze(void);
 void profile_stack_thaw(int delivered);
 void profile_stack_forget(void);
+/* Drops every node no live frame needs (profile_on/profile_off, in a lock section). */
+void profile_stack_compact(void);
 /* The frozen tree as gmon.stacks (write.c): its size (0: none frozen) and a piece of it. */
 size_t profile_stacks_image_size(void);
 size_t profile_stacks_image_read(size_t offset, void *buf, size_t len);

@@ -74,10 +74,17 @@ static inline struct profile_shadow_stack *shadow(struct profile_stacks *t, uint
     return &t->stacks[level ? 0 : t->thread];
 }
 
+/* The innermost frame kept of stack k (frames past DEPTH are not), or NULL if none. */
+static inline const struct profile_stack_frame *top_frame(const struct profile_shadow_stack *k)
+{
+    return k->depth ? &k->frames[(k->depth < DEPTH ? k->depth : DEPTH) - 1] : NULL;
+}
+
 /* The innermost frame's node of stack k, or NO_NODE if it has none kept. */
 static inline uint32_t top_node(const struct profile_shadow_stack *k)
 {
-    return k->depth ? k->frames[(k->depth < DEPTH ? k->depth : DEPTH) - 1].node : NO_NODE;
+    const struct profile_stack_frame *f = top_frame(k);
+    return f ? f->node : NO_NODE;
 }
 
 /* The child of parent for (fn, site), made if new (NO_NODE: the tree is full). A found
@@ -131,8 +138,9 @@ static void stack_enter(uintptr_t fn, uintptr_t site, uintptr_t sp)
 
     drop_left_frames(t, k, level, sp);
     int running = s->armed_span != 0 || profile_slow_path(s);
-    uint32_t parent = top_node(k);
-    int root = level != 0 && (parent == NO_NODE || k->frames[k->depth - 1].level != level);
+    const struct profile_stack_frame *top = top_frame(k);
+    uint32_t parent = top ? top->node : NO_NODE;
+    int root = level != 0 && (!top || top->level != level);
     if (!root && parent == NO_NODE)
         parent = k->context_node;
     if (root)
@@ -245,7 +253,8 @@ void profile_stack_sample(void)
     if (node == NO_NODE)
         node = k->context_node;
     t->nodes[node].samples++;
-    if (k->depth && k->depth <= DEPTH && k->frames[k->depth - 1].flags & FRAME_TRUNCATED)
+    const struct profile_stack_frame *f = top_frame(k);
+    if (f && f->flags & FRAME_TRUNCATED)
         t->samples_truncated++;
 }
 
@@ -309,6 +318,65 @@ void profile_stack_thaw(int delivered)
 void profile_stack_forget(void)
 {
     frozen.valid = 0;
+}
+
+/* Keeps node i and its ancestors (map[] marks them: 1). */
+static void keep_path(const struct profile_stacks *t, uint32_t *map, uint32_t i)
+{
+    for (; i != NO_NODE && !map[i]; i = t->nodes[i].parent)
+        map[i] = 1;
+}
+
+/*
+ * Drops the nodes no live frame needs: what profile_on and profile_off discard is every
+ * path but those of the frames running now (and the threads' contexts), which their exits
+ * still point at. Kept nodes move down in order (parents stay before children), the lists
+ * are linked again, and the frames' and contexts' indices follow. Uses the frozen counts'
+ * array as the index map (a snapshot is forgotten first). In a lock section.
+ */
+void profile_stack_compact(void)
+{
+    struct profile_stacks *t = &profile_stacks;
+    uint32_t *map = frozen.calls;
+    frozen.valid = 0;
+    memset(map, 0, sizeof frozen.calls);
+    map[0] = 1;
+    for (uint32_t k = 0; k < t->threads_used; k++) {
+        struct profile_shadow_stack *st = &t->stacks[k];
+        if (k)
+            keep_path(t, map, st->context_node);
+        uint32_t kept = st->depth < DEPTH ? st->depth : DEPTH;
+        for (uint32_t d = 0; d < kept; d++)
+            keep_path(t, map, st->frames[d].node);
+    }
+    uint32_t used = 0;
+    for (uint32_t i = 0; i < t->nodes_used; i++) {
+        if (!map[i])
+            continue;
+        map[i] = used;
+        struct profile_stack_node n = t->nodes[i];
+        n.parent = n.parent == NO_NODE ? NO_NODE : map[n.parent];
+        n.first_child = n.next_sibling = NO_NODE;
+        t->nodes[used++] = n;
+    }
+    t->nodes_used = used;
+    t->roots = NO_NODE;
+    for (uint32_t i = used; i-- > 1;) {   /* (node 0, a context, is on no list) */
+        struct profile_stack_node *n = &t->nodes[i];
+        if (n->self == 0)
+            continue;                       /* a thread's context */
+        uint32_t *link = n->parent == NO_NODE ? &t->roots : &t->nodes[n->parent].first_child;
+        n->next_sibling = *link;
+        *link = i;
+    }
+    for (uint32_t k = 0; k < t->threads_used; k++) {
+        struct profile_shadow_stack *st = &t->stacks[k];
+        st->context_node = k ? map[st->context_node] : st->context_node;
+        uint32_t kept = st->depth < DEPTH ? st->depth : DEPTH;
+        for (uint32_t d = 0; d < kept; d++)
+            st->frames[d].node = map[st->frames[d].node];
+    }
+    memset(map, 0, sizeof frozen.calls);
 }
 
 /* Puts v as n bytes in the target's byte order. */

@@ -1,0 +1,303 @@
+/*
+ * The stack-profiling mode's core (target/src/stacks.c) on the host: the -finstrument-
+ * functions hooks called by real nested C frames (so that the stack pointers they see are
+ * a real stack's), samples through __profile_hit, handler levels through the fake HAL's
+ * hal_host_in_interrupt. Built with CYGPKG_PROFILE_STACKS, a tree of 8 nodes, shadow
+ * stacks of 6 frames and 2 threads (tests/tests.mk).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include <cyg/profile/profile.h>
+#include "../../target/src/profile_priv.h"
+#include "fake_hal.h"
+
+_Static_assert(CYGNUM_PROFILE_STACKS_NODES == 8 && CYGNUM_PROFILE_STACKS_DEPTH == 6 &&
+               CYGNUM_PROFILE_STACKS_THREADS == 2, "tests/tests.mk builds this so");
+
+#define LOW     ((uintptr_t)0x100000)
+#define NO_NODE 0xFFFFFFFFu
+/* Functions and call sites: fn k is LOW + 0x100 k, its call site LOW + 0x100 k + 0x40. */
+#define FN(k)   (LOW + 0x100u * (k))
+#define SITE(k) (FN(k) + 0x40u)
+
+void __cyg_profile_func_enter(void *fn, void *call_site);
+void __cyg_profile_func_exit(void *fn, void *call_site);
+
+static void (*leaf_action)(void);   /* what the innermost frame does (a test sets it) */
+static jmp_buf jump_out;
+
+/* Enters fns[0], then the rest nested in it, each level a real C frame; the innermost
+ * runs leaf_action. */
+static __attribute__((noinline)) void call_path(const int *fns, int n)
+{
+    volatile char frame[32];          /* a frame of its own at every level */
+    frame[0] = (char)n;
+    __cyg_profile_func_enter((void *)FN(fns[0]), (void *)SITE(fns[0]));
+    if (n > 1)
+        call_path(fns + 1, n - 1);
+    else if (leaf_action)
+        leaf_action();
+    __cyg_profile_func_exit((void *)FN(fns[0]), (void *)SITE(fns[0]));
+    (void)frame[0];
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    memset(&fake_hal, 0, sizeof fake_hal);
+    hal_host_in_interrupt = 0;
+    leaf_action = NULL;
+    assert_int_equal(profile_on((void *)LOW, (void *)(LOW + 0x10000), 16, 1000), 0);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    profile_off();
+    assert_int_equal(hal_host_irq_depth, 0);
+    return 0;
+}
+
+/* The node of the path (fn numbers from the thread's context node), or NO_NODE. */
+static uint32_t node_of(uint32_t context, const int *fns, int n)
+{
+    const struct profile_stacks *t = &profile_stacks;
+    uint32_t at = context;
+    for (int i = 0; i < n; i++) {
+        uint32_t found = NO_NODE;
+        for (uint32_t j = 0; j < t->nodes_used; j++)
+            if (t->nodes[j].parent == at && t->nodes[j].self == FN(fns[i]) &&
+                t->nodes[j].from == SITE(fns[i]))
+                found = j;
+        if (found == NO_NODE)
+            return NO_NODE;
+        at = found;
+    }
+    return at;
+}
+
+static uint32_t calls_of(uint32_t context, const int *fns, int n)
+{
+    uint32_t i = node_of(context, fns, n);
+    return i == NO_NODE ? 0 : profile_stacks.nodes[i].calls;
+}
+
+static uint32_t node_sum(size_t field)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < profile_stacks.nodes_used; i++)
+        sum += *(const uint32_t *)((const char *)&profile_stacks.nodes[i] + field);
+    return sum;
+}
+
+static void sample_here(void) { __profile_hit(LOW + 0x20); }
+
+static void test_paths_and_calls(void **state)
+{
+    (void)state;
+    const int abc[] = { 1, 2, 3 }, abd[] = { 1, 2, 4 };
+    for (int i = 0; i < 5; i++)
+        call_path(abc, 3);
+    for (int i = 0; i < 2; i++)
+        call_path(abd, 3);
+    assert_int_equal(calls_of(0, abc, 1), 7);
+    assert_int_equal(calls_of(0, abc, 2), 7);
+    assert_int_equal(calls_of(0, abc, 3), 5);
+    assert_int_equal(calls_of(0, abd, 3), 2);
+    assert_int_equal(profile_stacks.stacks[1].depth, 0);   /* every exit matched */
+    assert_int_equal(profile_stacks.frames_repaired, 0);
+}
+
+static void test_samples_to_innermost(void **state)
+{
+    (void)state;
+    const int ab[] = { 1, 2 };
+    leaf_action = sample_here;
+    for (int i = 0; i < 3; i++)
+        call_path(ab, 2);
+    sample_here();                  /* no frame: the context node's */
+    assert_int_equal(profile_stacks.nodes[node_of(0, ab, 2)].samples, 3);
+    assert_int_equal(profile_stacks.nodes[0].samples, 1);
+    struct profile_stats st;
+    profile_get_stats(&st);
+    assert_int_equal(node_sum(offsetof(struct profile_stack_node, samples)) + st.samples_overhead,
+                     st.samples);
+}
+
+static void test_counts_only_while_on(void **state)
+{
+    (void)state;
+    const int ab[] = { 1, 2 };
+    profile_off();
+    call_path(ab, 2);               /* followed, not counted */
+    assert_int_equal(calls_of(0, ab, 2), 0);
+    assert_int_equal(profile_on((void *)LOW, (void *)(LOW + 0x10000), 16, 1000), 0);
+    call_path(ab, 2);
+    assert_int_equal(calls_of(0, ab, 2), 1);
+}
+
+static void jump(void) { longjmp(jump_out, 1); }
+
+static void test_longjmp_frames_repaired(void **state)
+{
+    (void)state;
+    const int abc[] = { 1, 2, 3 }, ab[] = { 1, 2 };
+    leaf_action = jump;
+    if (setjmp(jump_out) == 0)
+        call_path(abc, 3);          /* leaves 3 frames without their exit */
+    leaf_action = NULL;
+    assert_int_equal(profile_stacks.stacks[1].depth, 3);
+    call_path(ab, 2);               /* a new frame where theirs were: they go */
+    assert_int_equal(profile_stacks.frames_repaired, 3);
+    assert_int_equal(profile_stacks.stacks[1].depth, 0);
+    assert_int_equal(calls_of(0, ab, 2), 2);
+}
+
+static void handler(void)
+{
+    const int hi[] = { 5, 6 };
+    void (*was)(void) = leaf_action;
+    leaf_action = NULL;
+    hal_host_in_interrupt = 1;
+    call_path(hi, 2);
+    leaf_action = was;
+    sample_here();                  /* (after its frames: the thread's innermost) */
+    hal_host_in_interrupt = 0;
+}
+
+static void test_handler_is_a_root(void **state)
+{
+    (void)state;
+    const int ab[] = { 1, 2 }, h[] = { 5 }, hi[] = { 5, 6 };
+    leaf_action = handler;
+    call_path(ab, 2);
+    uint32_t root = node_of(NO_NODE, h, 1);
+    assert_int_not_equal(root, NO_NODE);
+    assert_int_equal(profile_stacks.nodes[root].calls, 1);
+    assert_int_equal(calls_of(NO_NODE, hi, 2), 1);
+    assert_int_equal(profile_stacks.nodes[node_of(0, ab, 2)].samples, 1);
+    assert_int_equal(profile_stacks.stacks[0].depth, 0);
+    assert_int_equal(profile_stacks.stacks[1].depth, 0);
+    assert_int_equal(profile_stacks.frames_repaired, 0);
+}
+
+static void test_tree_full_is_counted(void **state)
+{
+    (void)state;
+    int made = 0;
+    leaf_action = sample_here;
+    for (int k = 1; k <= 6; k++) {  /* 6 paths of 2 nodes: 12 nodes wanted, 7 there */
+        const int path[] = { k, k + 10 };
+        call_path(path, 2);
+        made += 2;
+    }
+    assert_int_equal(profile_stacks.nodes_used, 8);
+    assert_true(profile_stacks.calls_unrecorded > 0);
+    assert_int_equal(node_sum(offsetof(struct profile_stack_node, calls)) +
+                     profile_stacks.calls_unrecorded, made);
+    assert_true(profile_stacks.samples_truncated > 0);
+    struct profile_stats st;
+    profile_get_stats(&st);
+    assert_int_equal(node_sum(offsetof(struct profile_stack_node, samples)) + st.samples_overhead,
+                     st.samples);
+}
+
+static void test_deeper_than_kept(void **state)
+{
+    (void)state;
+    const int deep[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+    leaf_action = sample_here;
+    call_path(deep, 9);             /* 6 frames kept, 3 not */
+    assert_int_equal(profile_stacks.calls_unhooked, 3);
+    assert_int_equal(profile_stacks.stacks[1].depth, 0);
+    assert_int_equal(profile_stacks.frames_repaired, 0);
+    /* the sample went to the deepest frame kept */
+    assert_int_equal(profile_stacks.nodes[node_of(0, deep, 6)].samples, 1);
+}
+
+static void test_threads(void **state)
+{
+    (void)state;
+    const int ab[] = { 1, 2 }, cd[] = { 3, 4 };
+    assert_int_equal(profile_stack_switch(0x11), 0);
+    call_path(cd, 2);
+    uint32_t ctx = profile_stacks.stacks[profile_stacks.thread].context_node;
+    assert_int_equal(profile_stacks.nodes[ctx].from, 0x11);
+    assert_int_equal(profile_stacks.nodes[ctx].self, 0);
+    assert_int_equal(calls_of(ctx, cd, 2), 1);
+    assert_int_equal(profile_stack_switch(0), 0);
+    call_path(ab, 2);
+    assert_int_equal(calls_of(0, ab, 2), 1);
+    assert_int_equal(calls_of(0, cd, 2), 0);
+    assert_int_equal(profile_stack_switch(0x22), -ENOMEM);   /* 2 threads: 0 and 0x11 */
+    assert_int_equal(profile_stacks.switches_lost, 1);
+    assert_int_equal(profile_stack_switch(0), 0);
+}
+
+static void test_reset_keeps_the_tree(void **state)
+{
+    (void)state;
+    const int ab[] = { 1, 2 };
+    leaf_action = sample_here;
+    call_path(ab, 2);
+    uint32_t used = profile_stacks.nodes_used;
+    profile_reset();
+    assert_int_equal(profile_stacks.nodes_used, used);
+    assert_int_equal(node_sum(offsetof(struct profile_stack_node, calls)), 0);
+    assert_int_equal(node_sum(offsetof(struct profile_stack_node, samples)), 0);
+    call_path(ab, 2);
+    assert_int_equal(calls_of(0, ab, 2), 1);
+}
+
+static void restart(void)
+{
+    const int cd[] = { 3, 4 };
+    leaf_action = NULL;
+    call_path(cd, 2);               /* a path that restarting discards */
+    profile_off();
+    assert_int_equal(profile_on((void *)LOW, (void *)(LOW + 0x10000), 16, 1000), 0);
+    sample_here();
+}
+
+static void test_profile_on_discards_paths_but_live_frames(void **state)
+{
+    (void)state;
+    const int ab[] = { 1, 2 }, cd[] = { 3, 4 };
+    leaf_action = restart;
+    call_path(ab, 2);               /* profile_on again while A;B run */
+    leaf_action = NULL;
+    /* left: the context, A, A;B (the frames that were running), the other threads'
+     * contexts (test_threads made one), nothing of C;D */
+    assert_int_equal(profile_stacks.nodes_used, 3 + (profile_stacks.threads_used - 2));
+    assert_int_equal(node_of(0, cd, 1), NO_NODE);
+    assert_int_equal(profile_stacks.nodes[node_of(0, ab, 2)].samples, 1);
+    assert_int_equal(profile_stacks.stacks[1].depth, 0);
+    assert_int_equal(profile_stacks.frames_repaired, 0);
+    call_path(ab, 2);
+    assert_int_equal(calls_of(0, ab, 2), 1);
+}
+
+int main(void)
+{
+    /* (the tree is static: each test's profile_on discards what the one before left) */
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_paths_and_calls, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_samples_to_innermost, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_counts_only_while_on, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_longjmp_frames_repaired, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_handler_is_a_root, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deeper_than_kept, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reset_keeps_the_tree, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tree_full_is_counted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_profile_on_discards_paths_but_live_frames, setup,
+                                        teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
