@@ -15,3 +15,21 @@ $(TB)/fw/demo-semihosting.elf: APP_LDFLAGS += $(PROFILE_AUTOSTART_LDFLAGS)
 demo-semihosting: $(SETUP_STAMP) $(TB)/fw/demo-semihosting.elf
 	@GPROF=$(CROSS_COMPILE)gprof tests/semihosting/run-demo-semihosting $(BOARD_RUN) \
 	  $(TB)/fw/demo-semihosting.elf $(BUILD)/demo-semihosting/$(BOARD)
+
+# make demo-stacks: the light/heavy/work firmware (demo/stacks.c) in the stack-profiling
+# mode (CYGPKG_PROFILE_STACKS: its configuration's own build directory, by a sub-make),
+# extracted by gdb: GNU gprof's entry for work (split by call counts) beside tgprof's,
+# measured from gmon.stacks; build/demo/flame.svg and build/demo/stacks.folded.
+$(eval $(call firmware,demo-stacks,demo/stacks.c,))
+DEMO_STACKS_CFG := CYGPKG_PROFILE_STACKS=1
+
+$(eval $(call stacks_variant,mode,demo-stacks,$(DEMO_STACKS_CFG)))
+
+.PHONY: demo-stacks
+demo-stacks: $(SETUP_STAMP) $(TGPROF) $(TB)/fw/demo-stacks-mode.elf
+	@GPROF=$(CROSS_COMPILE)gprof TGPROF=$(TGPROF) demo/run-demo-stacks $(BOARD_RUN) \
+	  $(TB)/fw/demo-stacks-mode.elf $(BUILD)/demo
+
+# (the test of it: the reference board)
+TESTS     += tests/qemu/test_demo_stacks.sh
+TEST_DEPS += $(TB)/fw/demo-stacks-mode.elf $(TGPROF)

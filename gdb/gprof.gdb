@@ -303,6 +303,26 @@ def stacks_image(d):
     return bytes(out)
 
 
+def stacks_report(image, d):
+    """The tree's loss counters, as warnings when they are not zero."""
+    truncated, unrecorded, repaired, unhooked, unswitched = struct.unpack_from(
+        d.e + "5I", image, 32)
+    nodes = struct.unpack_from(d.e + "I", image, 20)[0]
+    if unrecorded or truncated:
+        print("gprof: warning: the calling-context tree is full (%d nodes): %d calls got no "
+              "node of their own, %d samples went to the deepest node kept; raise "
+              "CYGNUM_PROFILE_STACKS_NODES" % (nodes, unrecorded, truncated))
+    if unhooked:
+        print("gprof: warning: %d calls were deeper than a shadow stack keeps; raise "
+              "CYGNUM_PROFILE_STACKS_DEPTH" % unhooked)
+    if unswitched:
+        print("gprof: warning: %d thread switches found no shadow stack free; raise "
+              "CYGNUM_PROFILE_STACKS_THREADS" % unswitched)
+    if repaired:
+        print("gprof: note: %d frames were left without their exit (longjmp, a thread "
+              "switched without profile_stack_switch) and dropped" % repaired)
+
+
 def stacks_path(path):
     """gmon.out -> gmon.stacks (any NAME.out -> NAME.stacks; else NAME.stacks appended)."""
     return (path[:-4] if path.endswith(".out") else path) + ".stacks"
@@ -359,6 +379,7 @@ def gprof_fetch(path="gmon.out"):
             f.write(stacks)
         print("gprof: wrote %s: %d bytes, %d call paths (stack-profiling mode)"
               % (stacks_path(path), len(stacks), (len(stacks) - 56) // (12 + 2 * d.addr_size)))
+        stacks_report(stacks, d)
     return d
 
 

@@ -493,6 +493,8 @@ void cg_assemble(struct analysis *a)
 	for (size_t i = 0; i < tab->len; i++)
 		propagate_time(top[i]);
 	free(top);
+	if (a->stacks)
+		stacks_measure(a, a->stacks);   /* gmon.stacks: measured, not estimated */
 
 	size_t n = tab->len + a->ncycles;
 	void **ts = xmalloc((n + 1) * sizeof *ts);

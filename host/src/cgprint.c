@@ -158,6 +158,10 @@ static void print_header(struct analysis *a, FILE *out)
 	if (!o->bsd)
 		fputs(o->brief ? "\t\t\tCall graph\n\n" : "\t\t     Call graph (explanation follows)\n\n",
 		      out);
+	if (a->stacks)
+		fprintf(out, "\nmeasured: every caller's share of a function's time and its children's "
+			"time\nis what the calls from it really took (%s), not an estimate from call "
+			"counts\n", a->stacks->path);
 	fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
 		(long)a->prof->hist_scale * 2L);
 	if (a->print_time > 0.0) {

@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "tgprof.h"
 
 #define TGPROF_VERSION "0.1"
@@ -71,13 +72,20 @@ static void usage(FILE *f)
 "  --json=FILE                 everything as JSON\n"
 "  --time-unit=s|ms|us         print times in the flat profile and call graph in\n"
 "                              this unit (default s, as gprof)\n"
+"  --stacks=FILE               the calling-context tree (gmon.stacks; default: the\n"
+"                              gmon file's NAME.stacks beside it, if there is one):\n"
+"                              the call graph's times are then measured\n"
+"  --folded=FILE               the stacks, folded (one line per stack: a;b;c N)\n"
+"  --flame-graph=FILE          the stacks as a flame graph (SVG, click to zoom)\n"
+"  --speedscope=FILE           the stacks in speedscope's JSON file format\n"
 "Warnings gprof does not give (saturated bins, merged files with different rates,\n"
 "zero profiling rate, arcs outside every symbol, data lost on the target) and the\n"
 "target's profiler overhead go to standard error.\n");
 }
 
 enum { OPT_DEMANGLE = 300, OPT_NO_DEMANGLE, OPT_INLINE_FILES,
-       OPT_DOT = 256, OPT_SVG, OPT_CALLGRIND, OPT_JSON, OPT_THRESHOLD, OPT_UNIT };
+       OPT_DOT = 256, OPT_SVG, OPT_CALLGRIND, OPT_JSON, OPT_THRESHOLD, OPT_UNIT,
+       OPT_STACKS = 320, OPT_FOLDED, OPT_FLAME, OPT_SPEEDSCOPE };
 
 static const struct option longopts[] = {
 	{"brief", no_argument, 0, 'b'},
@@ -116,12 +124,53 @@ static const struct option longopts[] = {
 	{"callgrind", required_argument, 0, OPT_CALLGRIND},
 	{"json", required_argument, 0, OPT_JSON},
 	{"time-unit", required_argument, 0, OPT_UNIT},
+	{"stacks", required_argument, 0, OPT_STACKS},
+	{"folded", required_argument, 0, OPT_FOLDED},
+	{"flame-graph", required_argument, 0, OPT_FLAME},
+	{"speedscope", required_argument, 0, OPT_SPEEDSCOPE},
 	{"demangle", optional_argument, 0, OPT_DEMANGLE},
 	{"no-demangle", no_argument, 0, OPT_NO_DEMANGLE},
 	{"inline-file-names", no_argument, 0, OPT_INLINE_FILES},
 	{"external-symbol-table", required_argument, 0, 'S'},
 	{0, 0, 0, 0},
 };
+
+/* The gmon file's calling-context tree beside it (NAME.out: NAME.stacks; else NAME.stacks
+ * appended), when one gmon file was read and that file exists; else NULL. */
+static char *stacks_beside(const struct profile *p)
+{
+	if (p->nfiles != 1)
+		return NULL;
+	const char *g = p->files[0].name;
+	size_t len = strlen(g), base = len >= 4 && !strcmp(g + len - 4, ".out") ? len - 4 : len;
+	char *s = xmalloc(base + sizeof ".stacks");
+	memcpy(s, g, base);
+	strcpy(s + base, ".stacks");
+	if (access(s, F_OK) == 0)
+		return s;
+	free(s);
+	return NULL;
+}
+
+/* --folded, --flame-graph, --speedscope: 0, or 1 after an error. */
+static int stacks_outputs(const struct options *o, const struct stacks *st,
+			  const struct symtab *tab)
+{
+	if (!st) {
+		if (o->folded || o->flame || o->speedscope)
+			return error("--folded, --flame-graph and --speedscope need gmon.stacks (from "
+				     "the target's stack-profiling mode; --stacks=FILE names it)"), 1;
+		return 0;
+	}
+	int rc = 0;
+	if (o->folded && stacks_write_folded(st, tab, o->folded))
+		rc = 1;
+	if (o->flame && stacks_write_flame(st, tab, o->flame))
+		rc = 1;
+	if (o->speedscope && stacks_write_speedscope(st, tab, o->speedscope))
+		rc = 1;
+	return rc;
+}
 
 static void print_file_info(const struct profile *p, unsigned i)
 {
@@ -267,6 +316,10 @@ int main(int argc, char **argv)
 		case OPT_SVG: o.svg = optarg; break;
 		case OPT_CALLGRIND: o.callgrind = optarg; break;
 		case OPT_JSON: o.json = optarg; break;
+		case OPT_STACKS: o.stacks = optarg; break;
+		case OPT_FOLDED: o.folded = optarg; break;
+		case OPT_FLAME: o.flame = optarg; break;
+		case OPT_SPEEDSCOPE: o.speedscope = optarg; break;
 		case OPT_THRESHOLD: {
 			char *end;
 			o.dot_threshold = strtod(optarg, &end);
@@ -299,6 +352,8 @@ int main(int argc, char **argv)
 	struct symtab tab;
 	struct profile prof = {0};
 	struct analysis a = {0};
+	struct stacks stacks = {0};
+	char *beside = NULL;
 	if (symtab_read_elf(&tab, aout, &eo))
 		goto out_opts;
 	if (ext_syms && symtab_read_listing(&tab, ext_syms))
@@ -328,6 +383,11 @@ int main(int argc, char **argv)
 		}
 	} while (++optind < argc);
 	gmon_report_overhead(&prof);
+	const char *stacks_path = o.stacks ? o.stacks : (beside = stacks_beside(&prof));
+	if (stacks_path && stacks_read(&stacks, stacks_path))
+		goto out;
+	if (stacks_path)
+		a.stacks = &stacks;
 	if (prof.nbbs && o.lines)
 		bb_assign(&tab, &prof);
 	else if (prof.nbbs)
@@ -409,11 +469,15 @@ int main(int argc, char **argv)
 		rc = 1;
 	if (o.json && json_write(&a, o.json))
 		rc = 1;
+	if (stacks_outputs(&o, a.stacks, &tab))
+		rc = 1;
 	if (fflush(stdout) || ferror(stdout)) {
 		error("write error on standard output");
 		rc = 1;
 	}
 out:
+	stacks_release(&stacks);
+	free(beside);
 	free(a.cg_sorted);
 	free(a.cycles);
 	free(a.arcs);

@@ -222,6 +222,7 @@ struct options {
 	struct symspec *specs;
 	size_t nspecs;
 	const char *dot, *svg, *callgrind, *json;
+	const char *stacks, *folded, *flame, *speedscope;   /* gmon.stacks and its outputs */
 	double dot_threshold;
 	int extra_warnings;
 	unsigned table_len[NUM_TABLES];
@@ -254,7 +255,34 @@ struct analysis {
 	size_t narcs, arcs_cap;
 	double tscale;             /* --time-unit: 1 (seconds), 1e3 or 1e6 */
 	const char *tunit;         /* the dimension name printed, "seconds" unless --time-unit */
+	const struct stacks *stacks; /* gmon.stacks: the call graph's times are measured */
 };
+
+/* ---- gmon.stacks: the calling-context tree (stacks.c, stackout.c) ----------------- */
+struct stack_node {
+	uint32_t parent;           /* 0xFFFFFFFF: a root */
+	uint64_t self, from;       /* the function (0: a thread's context), its call site */
+	uint32_t calls, samples;
+};
+struct stacks {
+	const char *path;
+	int big;                   /* byte order of the file */
+	unsigned addr;             /* address bytes */
+	uint32_t rate, n, samples, overhead, truncated, unrecorded, repaired, unhooked,
+		 unswitched;
+	struct stack_node *nodes;  /* n, parents first */
+};
+int stacks_read(struct stacks *st, const char *path);
+int stacks_decode_nodes(struct stacks *st, const unsigned char *b);
+void stacks_release(struct stacks *st);
+void stacks_report(const struct stacks *st);
+const char *stacks_frame_name(const struct stacks *st, const struct symtab *tab, uint32_t i,
+			      char *buf, size_t len);
+void stacks_measure(struct analysis *a, const struct stacks *st);
+int stacks_write_folded(const struct stacks *st, const struct symtab *tab, const char *path);
+int stacks_write_flame(const struct stacks *st, const struct symtab *tab, const char *path);
+int stacks_write_speedscope(const struct stacks *st, const struct symtab *tab,
+			    const char *path);
 
 void hist_assign(struct analysis *a);
 void flat_print(struct analysis *a, FILE *out);

@@ -126,6 +126,118 @@ def check_file(t, out_dir, name, what):
     return hdr, nodes
 
 
+def tgprof(*args, san=False):
+    exe = os.path.join(h.BUILD, "host", "tgprof-san" if san else "tgprof")
+    return subprocess.run([exe] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True)
+
+
+def callers_of(text, fn):
+    """{caller: (self, children)} of fn's entry in a call graph."""
+    out = {}
+    for block in text.split("-----------------------------------------------"):
+        lines = block.strip("\n").splitlines()
+        at = [i for i, ln in enumerate(lines) if re.match(r"\[\d+\].* %s \[\d+\]$" % fn, ln)]
+        if not at:
+            continue
+        for ln in lines[:at[0]]:
+            m = re.match(r"\s+([\d.]+)\s+([\d.]+)\s+\d+/\d+\s+(\S+) \[", ln)
+            if m:
+                out[m.group(3)] = (float(m.group(1)), float(m.group(2)))
+    return out
+
+
+def check_tgprof(t, elf, stacks, name_of):
+    """tgprof on the phase-1 files: measured call graph, folded, flame graph, speedscope;
+    the same report as GNU gprof without gmon.stacks; bad gmon.stacks files refused."""
+    import json
+    import xml.etree.ElementTree as ET
+    hdr, nodes = stacks
+    gmon = os.path.join(OUT, "gmon.out")
+    folded, flame, speed = (os.path.join(OUT, n) for n in ("stacks.folded", "flame.svg",
+                                                            "speedscope.json"))
+    q = tgprof("-b", "-q", "--time-unit=us", "--folded=" + folded, "--flame-graph=" + flame,
+               "--speedscope=" + speed, elf, gmon)
+    t.ok(q.returncode == 0 and "measured:" in q.stdout,
+         "tgprof finds gmon.stacks beside gmon.out and marks its call graph measured",
+         q.stdout[:600] + q.stderr[:600])
+    p = paths(nodes, name_of)
+    want_light = p.get("[ctx 0];main;light;work", (0, 0))[1]
+    want_heavy = p.get("[ctx 0];main;heavy;work", (0, 0))[1]
+    c = callers_of(q.stdout, "work")
+    got = (c.get("light", (0, 0))[0], c.get("heavy", (0, 0))[0])
+    t.ok(sum(got) > 0 and want_heavy + want_light > 0 and
+         abs(got[1] / sum(got) - want_heavy / (want_heavy + want_light)) < 0.01,
+         "measured: work's self time split between light and heavy as their frames' samples "
+         "(%s us; %d and %d samples)" % (got, want_light, want_heavy))
+    try:
+        lines = [ln.rsplit(" ", 1) for ln in open(folded).read().splitlines()]
+        fold = {k: int(v) for k, v in lines}
+    except (OSError, ValueError):
+        fold = {}
+    t.eq(sum(fold.values()), hdr["samples"] - hdr["overhead"],
+         "folded: every sample in exactly one stack")
+    t.eq((fold.get("main;light;work"), fold.get("main;heavy;work")), (want_light, want_heavy),
+         "folded: main;light;work and main;heavy;work as in the tree")
+    try:
+        root = ET.parse(flame).getroot()
+        rects = root.findall(".//{http://www.w3.org/2000/svg}g/{http://www.w3.org/2000/svg}rect")
+        titles = [g.find("{http://www.w3.org/2000/svg}title").text
+                  for g in root.findall(".//{http://www.w3.org/2000/svg}g")]
+    except (OSError, ET.ParseError, AttributeError):
+        rects, titles = [], []
+    frames = set()
+    for k in fold:
+        parts = k.split(";")
+        for i in range(len(parts)):
+            frames.add(";".join(parts[:i + 1]))
+    t.eq(len(rects), len(frames) + 1, "flame graph: well-formed SVG, a frame for every stack "
+         "prefix and one for all")
+    t.ok(any(x.startswith("all (%d samples" % (hdr["samples"] - hdr["overhead"])) for x in titles),
+         "flame graph: 'all' holds every sample")
+    try:
+        j = json.load(open(speed))
+        prof = j["profiles"][0]
+        ok = (j["$schema"].endswith("file-format-schema.json") and prof["type"] == "sampled"
+              and len(prof["samples"]) == len(prof["weights"]) and
+              all(0 <= i < len(j["shared"]["frames"]) for st in prof["samples"] for i in st) and
+              sum(prof["weights"]) == hdr["samples"] - hdr["overhead"] == prof["endValue"])
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        ok = False
+    t.ok(ok, "speedscope: the file format's fields, every sample weighed once")
+
+    alone = os.path.join(OUT, "alone")
+    os.makedirs(alone, exist_ok=True)
+    shutil.copyfile(gmon, os.path.join(alone, "gmon.out"))
+    q = tgprof("-b", elf, os.path.join(alone, "gmon.out"))
+    rc, ref, err = h.gprof(elf, os.path.join(alone, "gmon.out"), "-b")
+    t.ok(q.returncode == 0 and q.stdout == ref, "without gmon.stacks: GNU gprof's report, "
+         "byte for byte")
+
+    raw = open(os.path.join(OUT, "gmon.stacks"), "rb").read()
+    bad = {"empty": b"", "10 bytes": raw[:10], "header less one": raw[:55],
+           "a node short": raw[:-1], "a byte more": raw + b"\0",
+           "magic": b"gmsx" + raw[4:], "version": raw[:4] + b"\2\0\0\0" + raw[8:],
+           "byte order": raw[:8] + b"\1\1\1\1" + raw[12:],
+           "address width": raw[:12] + b"\3" + raw[13:],
+           "node count huge": raw[:20] + b"\xff\xff\xff\x7f" + raw[24:],
+           "samples disagree": raw[:24] + struct.pack("<I", hdr["samples"] + 1) + raw[28:]}
+    size = 12 + 2 * hdr["addr"]
+    if hdr["nodes"] > 1:   # node 1's parent made itself
+        at = HEADER + size
+        bad["parent after"] = raw[:at] + struct.pack("<I", 1) + raw[at + 4:]
+    failed = []
+    for what, data in sorted(bad.items()):
+        f = os.path.join(OUT, "bad.stacks")
+        open(f, "wb").write(data)
+        q = tgprof("-b", "--stacks=" + f, elf, gmon, san=True)
+        if (q.returncode == 0 or f not in q.stderr or "offset" not in q.stderr or
+                "Sanitizer" in q.stderr or "runtime error" in q.stderr):
+            failed.append((what, q.returncode, q.stderr[-300:]))
+    t.eq(failed, [], "bad gmon.stacks files (%d kinds) are refused with the file and offset, "
+         "non-zero, no sanitizer report" % len(bad))
+
+
 def main():
     t = h.Tap()
     syms = symbols(os.path.join(h.FW_DIR, "stacks-mode.elf"))
@@ -140,7 +252,7 @@ def main():
     con, out = run(elf, OUT, t)
     m = re.search(r"stacks: phase 1, (\d+) handler calls", con)
     isr = int(m.group(1)) if m else -1
-    r = check_file(t, OUT, "gmon", "phase 1")
+    r = r0 = check_file(t, OUT, "gmon", "phase 1")
     if r:
         hdr, nodes = r
         p = paths(nodes, name_of)
@@ -209,6 +321,9 @@ def main():
                  "function, call site, calls; the samples went on)")
             t.eq(sum(n[3] for n in r2[1]), 0, "what profile_write wrote was reset: none left")
 
+    if r0 is not None:
+        check_tgprof(t, elf, r0, name_of)
+
     # A tree of 4 nodes, shadow stacks of 4 frames: full, and still exact.
     small = os.path.join(h.FW_DIR, "stacks-small.elf")
     out_small = OUT + "-small"
@@ -226,6 +341,13 @@ def main():
              "are counted", hdr)
         t.eq(sum(n[3] for n in nodes) + hdr["unrecorded"], made,
              "every call is a node's or counted unrecorded (%d calls)" % made)
+        t.ok("calling-context tree is full (4 nodes)" in out and
+             "calls were deeper than a shadow stack keeps" in out,
+             "gdb reports the full tree and the frames not kept", out[-1500:])
+        q = tgprof("-b", "-q", small, os.path.join(out_small, "gmon.out"))
+        t.ok(q.returncode == 0 and "calling-context tree was full" in q.stderr and
+             "deeper than a shadow stack keeps" in q.stderr,
+             "tgprof warns of them too", q.stderr[-800:])
     return t.done()
 
 

@@ -1,0 +1,250 @@
+/* gmon.stacks (doc/format.md): the target's calling-context tree, from the stack-profiling
+ * mode.  Decoded field by field in the byte order its header states; every check names
+ * the file and the offset.  And the measured call graph: each arc's share of a function's
+ * time from the tree, instead of gprof's estimate from call counts. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tgprof.h"
+
+#define STACKS_HEADER 56u
+#define NO_PARENT 0xFFFFFFFFu
+
+static uint64_t get(const unsigned char *p, unsigned n, int big)
+{
+	uint64_t v = 0;
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)p[big ? i : n - 1 - i] << (8 * (n - 1 - i));
+	return v;
+}
+
+static int stacks_check_header(struct stacks *st, const unsigned char *b, size_t len)
+{
+	const char *path = st->path;
+	if (len < STACKS_HEADER)
+		return error("%s: offset %zu: file too short for a gmon.stacks header (%u bytes)",
+			     path, len, STACKS_HEADER);
+	if (memcmp(b, "gmst", 4))
+		return error("%s: offset 0: not a gmon.stacks file (bad magic)", path);
+	if (!memcmp(b + 8, "\x04\x03\x02\x01", 4))
+		st->big = 0;
+	else if (!memcmp(b + 8, "\x01\x02\x03\x04", 4))
+		st->big = 1;
+	else
+		return error("%s: offset 8: bad byte-order mark", path);
+	uint32_t version = (uint32_t)get(b + 4, 4, st->big);
+	if (version != 1)
+		return error("%s: offset 4: version %u (this tgprof reads version 1)", path, version);
+	st->addr = b[12];
+	if (st->addr != 4 && st->addr != 8)
+		return error("%s: offset 12: address width %u (4 or 8)", path, st->addr);
+	uint32_t f[10];
+	for (unsigned i = 0; i < 10; i++)
+		f[i] = (uint32_t)get(b + 16 + 4 * i, 4, st->big);
+	st->rate = f[0];
+	st->n = f[1];
+	st->samples = f[2];
+	st->overhead = f[3];
+	st->truncated = f[4];
+	st->unrecorded = f[5];
+	st->repaired = f[6];
+	st->unhooked = f[7];
+	st->unswitched = f[8];
+	uint64_t want = STACKS_HEADER + (uint64_t)st->n * (12 + 2 * st->addr);
+	if (want != len)
+		return error("%s: offset 20: %u nodes need %llu bytes, the file has %zu", path,
+			     st->n, (unsigned long long)want, len);
+	return 0;
+}
+
+int stacks_read(struct stacks *st, const char *path)
+{
+	memset(st, 0, sizeof *st);
+	st->path = path;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return error("%s: cannot open: %s", path, strerror(errno));
+	unsigned char *b = NULL;
+	size_t len = 0, cap = 0, got;
+	do {
+		if (len == cap) {
+			if (cap >= ((size_t)1 << 30)) {
+				fclose(f);
+				free(b);
+				return error("%s: offset %zu: file too large", path, len);
+			}
+			cap = cap ? 2 * cap : 4096;
+			b = xrealloc(b, cap);
+		}
+		got = fread(b + len, 1, cap - len, f);
+		len += got;
+	} while (got);
+	if (ferror(f)) {
+		fclose(f);
+		free(b);
+		return error("%s: read error", path);
+	}
+	fclose(f);
+	int rc = stacks_check_header(st, b, len);
+	if (!rc)
+		rc = stacks_decode_nodes(st, b);
+	free(b);
+	if (rc)
+		stacks_release(st);
+	else
+		stacks_report(st);
+	return rc;
+}
+
+/* The target's loss counters, on standard error when not zero. */
+void stacks_report(const struct stacks *st)
+{
+	if (st->unrecorded || st->truncated)
+		warning("%s: the calling-context tree was full (%u nodes): %u calls got no node "
+			"of their own, %u samples went to the deepest node kept (raise "
+			"CYGNUM_PROFILE_STACKS_NODES)", st->path, st->n, st->unrecorded,
+			st->truncated);
+	if (st->unhooked)
+		warning("%s: %u calls were deeper than a shadow stack keeps (raise "
+			"CYGNUM_PROFILE_STACKS_DEPTH)", st->path, st->unhooked);
+	if (st->unswitched)
+		warning("%s: %u thread switches found no shadow stack free (raise "
+			"CYGNUM_PROFILE_STACKS_THREADS)", st->path, st->unswitched);
+}
+
+int stacks_decode_nodes(struct stacks *st, const unsigned char *b)
+{
+	unsigned a = st->addr, size = 12 + 2 * a;
+	uint64_t sum = 0;
+	st->nodes = xcalloc(st->n ? st->n : 1, sizeof *st->nodes);
+	for (uint32_t i = 0; i < st->n; i++) {
+		const unsigned char *p = b + STACKS_HEADER + (size_t)i * size;
+		struct stack_node *n = &st->nodes[i];
+		n->parent = (uint32_t)get(p, 4, st->big);
+		n->self = get(p + 4, a, st->big);
+		n->from = get(p + 4 + a, a, st->big);
+		n->calls = (uint32_t)get(p + 4 + 2 * a, 4, st->big);
+		n->samples = (uint32_t)get(p + 8 + 2 * a, 4, st->big);
+		if (n->parent != NO_PARENT && n->parent >= i)
+			return error("%s: offset %zu: node %u's parent %u does not come before it",
+				     st->path, (size_t)(p - b), i, n->parent);
+		sum += n->samples;
+	}
+	if (sum + st->overhead != st->samples)
+		return error("%s: offset 24: %u samples, but the nodes hold %llu and the "
+			     "overhead %u", st->path, st->samples, (unsigned long long)sum,
+			     st->overhead);
+	return 0;
+}
+
+void stacks_release(struct stacks *st)
+{
+	free(st->nodes);
+	st->nodes = NULL;
+	st->n = 0;
+}
+
+/* A node's frame name into buf: the function, a thread's context, or hex. */
+const char *stacks_frame_name(const struct stacks *st, const struct symtab *tab, uint32_t i,
+			      char *buf, size_t len)
+{
+	const struct stack_node *n = &st->nodes[i];
+	if (n->self == 0) {
+		snprintf(buf, len, "[thread 0x%llx]", (unsigned long long)n->from);
+		return buf;
+	}
+	const struct sym *s = symtab_lookup(tab, n->self);
+	if (s && s->name)
+		return s->name;
+	snprintf(buf, len, "0x%llx", (unsigned long long)n->self);
+	return buf;
+}
+
+/* ---- the measured call graph ---------------------------------------------------------- */
+
+/* The arc parent -> child of the call graph, or NULL. */
+static struct arc *arc_of(struct sym *parent, struct sym *child)
+{
+	for (struct arc *a = parent->children; a; a = a->next_child)
+		if (a->child == child)
+			return a;
+	return NULL;
+}
+
+/* A function in no cycle of several (gprof's cycles keep their estimates). */
+static int plain(const struct sym *s)
+{
+	return s && s->cyc_head == s && s->cyc_next == NULL;
+}
+
+/*
+ * After gprof's propagation: every arc P -> C gets C's self time apportioned by the
+ * samples taken in C's frames called from P (arc->time), and as its children's time the
+ * samples under those frames, each sample once per arc on its path however deep the
+ * recursion (arc->child_time); every function's children time is its arcs' sum. Times
+ * in ticks, as the histogram's.
+ */
+void stacks_measure(struct analysis *a, const struct stacks *st)
+{
+	struct sym **fn = xcalloc(st->n ? st->n : 1, sizeof *fn);
+	for (uint32_t i = 0; i < st->n; i++)
+		fn[i] = st->nodes[i].self ? symtab_lookup(a->tab, st->nodes[i].self) : NULL;
+	/* the tree's self samples of each arc's callee frames, and their sum per callee */
+	double *self_via = xcalloc(a->narcs + 1, sizeof *self_via);
+	double *incl = xcalloc(a->narcs + 1, sizeof *incl);
+	struct arc **seen = xmalloc((st->n + 1) * sizeof *seen);
+	for (uint32_t i = 0; i < st->n; i++) {
+		uint32_t s = st->nodes[i].samples, p = st->nodes[i].parent;
+		if (!s)
+			continue;
+		if (p != NO_PARENT && fn[i] && fn[p]) {
+			struct arc *arc = arc_of(fn[p], fn[i]);
+			if (arc)
+				self_via[arc - a->arcs] += s;
+		}
+		size_t nseen = 0;
+		for (uint32_t j = i; j != NO_PARENT && st->nodes[j].parent != NO_PARENT;
+		     j = st->nodes[j].parent) {
+			uint32_t q = st->nodes[j].parent;
+			struct arc *arc = fn[j] && fn[q] ? arc_of(fn[q], fn[j]) : NULL;
+			if (!arc)
+				continue;
+			size_t k = 0;
+			while (k < nseen && seen[k] != arc)
+				k++;
+			if (k == nseen) {
+				seen[nseen++] = arc;
+				incl[arc - a->arcs] += s;
+			}
+		}
+	}
+	struct symtab *tab = a->tab;
+	double *self_sum = xcalloc(tab->len + 1, sizeof *self_sum);
+	for (size_t k = 0; k < a->narcs; k++)
+		self_sum[a->arcs[k].child - tab->base] += self_via[k];
+	for (size_t k = 0; k < a->narcs; k++) {
+		struct arc *arc = &a->arcs[k];
+		if (!plain(arc->parent) || !plain(arc->child) || arc->parent == arc->child)
+			continue;
+		double total = self_sum[arc->child - tab->base];
+		arc->time = total > 0 ? arc->child->time * self_via[k] / total : 0.0;
+		double rest = incl[k] - self_via[k];
+		arc->child_time = rest > 0 ? rest : 0.0;
+	}
+	for (size_t i = 0; i < tab->len; i++) {
+		struct sym *s = &tab->base[i];
+		if (!plain(s))
+			continue;
+		s->child_time = 0.0;
+		for (struct arc *arc = s->children; arc; arc = arc->next_child)
+			if (arc->child != s)
+				s->child_time += arc->time + arc->child_time;
+		s->prop_child = s->child_time;
+		s->prop_self = s->time;
+	}
+	free(self_sum);
+	free(seen);
+	free(incl);
+	free(self_via);
+	free(fn);
+}
