@@ -30,6 +30,10 @@ demo-stacks: $(SETUP_STAMP) $(TGPROF) $(TB)/fw/demo-stacks-mode.elf
 	@GPROF=$(CROSS_COMPILE)gprof TGPROF=$(TGPROF) demo/run-demo-stacks $(BOARD_RUN) \
 	  $(TB)/fw/demo-stacks-mode.elf $(BUILD)/demo
 
-# (the test of it: the reference board)
+# (the test of it: the reference board; it also loads the speedscope export into the real
+# speedscope, from the npm registry, in headless Chromium)
+SPEEDSCOPE := $(BUILD)/npm/node_modules/speedscope/dist/release/index.html
+$(SPEEDSCOPE): | $(SETUP_STAMP)
+	@tools/setup speedscope $(BUILD)/npm
 TESTS     += tests/qemu/test_demo_stacks.sh
-TEST_DEPS += $(TB)/fw/demo-stacks-mode.elf $(TGPROF)
+TEST_DEPS += $(TB)/fw/demo-stacks-mode.elf $(TGPROF) $(SPEEDSCOPE)

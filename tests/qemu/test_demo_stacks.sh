@@ -2,7 +2,8 @@
 # `make demo-stacks` (demo/run-demo-stacks) on the reference board: it runs to the end with
 # its four progress lines; GNU gprof splits work's time 1000/2000 and 1000/2000 between
 # light and heavy; tgprof, from gmon.stacks, puts more than 95% of work's samples under
-# heavy; the folded stacks and a well-formed flame graph are written. A private directory.
+# heavy; the folded stacks and a well-formed flame graph are written; speedscope loads the
+# speedscope export in headless Chromium and draws it. A private directory.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -29,5 +30,27 @@ check "the folded stacks: main;light;work and main;heavy;work" \
   'grep -qE "^main;light;work [0-9]+$" $tmp/demo/stacks.folded && grep -qE "^main;heavy;work [0-9]+$" $tmp/demo/stacks.folded'
 check "the flame graph is well-formed SVG" \
   'python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" $tmp/demo/flame.svg'
+
+# speedscope (npm, pinned; tools/setup speedscope) loads tgprof's export in headless
+# Chromium: its toolbar names the profile, and the flame chart's first rows are drawn.
+site=$tmp/site
+cp -r "$B/npm/node_modules/speedscope/dist/release" "$site"
+"$B/host/tgprof" -b -q --speedscope="$site/profile.json" "$tmp/demo-stacks.elf" "$tmp/demo/gmon.out" \
+  > /dev/null 2>&1
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+(cd "$site" && exec python3 -m http.server "$port" --bind 127.0.0.1 > /dev/null 2>&1) &
+srv=$!
+for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
+url="http://127.0.0.1:$port/index.html#profileURL=http://127.0.0.1:$port/profile.json"
+browse() { timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+  --window-size=1200,700 --virtual-time-budget=8000 --user-data-dir="$tmp/chromium" "$@" "$url"; }
+browse --dump-dom > "$tmp/dom.html" 2> /dev/null
+browse --screenshot="$tmp/speedscope.png" > /dev/null 2>&1
+kill $srv 2> /dev/null
+check "speedscope loads tgprof's export (its toolbar names the profile)" \
+  'grep -q "gmon.stacks" $tmp/dom.html'
+check "speedscope draws its stacks: the flame chart's rows are coloured ($(python3 tests/qemu/png_check.py $tmp/speedscope.png 140 205 2>&1))" \
+  'python3 tests/qemu/png_check.py $tmp/speedscope.png 140 205 | awk "{ exit !(\$4 > 0.5) }"'
+[ -n "${KEEP_SCREENSHOT:-}" ] && cp "$tmp/speedscope.png" "$KEEP_SCREENSHOT"
 echo "1..$n"
 exit $fail
