@@ -9,6 +9,7 @@ QEMU, gmon.out and gmon.stacks fetched by gdb.
   - every call path with its exact calls: main;light;work and main;heavy;work 400 each,
     recursion (a node per depth), the frames a longjmp leaves (dropped, 40 counted), a
     -pg interrupt handler the root of a tree of its own (its true count from the firmware),
+    and the more urgent one it pends another root (nested inside it on Cortex-M),
     tail_caller;tail_target;
   - measured: heavy's work has far more samples than light's, which gprof's call graph
     splits 50/50 (it does: GNU gprof's arcs into work are 400 and 400);
@@ -251,15 +252,19 @@ def main():
 
     elf = os.path.join(h.FW_DIR, "stacks-mode.elf")
     con, out = run(elf, OUT, t)
-    m = re.search(r"stacks: phase 1, (\d+) handler calls", con)
-    isr = int(m.group(1)) if m else -1
+    m = re.search(r"stacks: phase 1, (\d+) handler calls, (\d+) nested", con)
+    isr, nested = (int(m.group(1)), int(m.group(2))) if m else (-1, -1)
     r = r0 = check_file(t, OUT, "gmon", "phase 1")
     if r:
         hdr, nodes = r
         p = paths(nodes, name_of)
-        handler = [k for k, (c, s, i) in p.items() if nodes[i][0] == 0xFFFFFFFF and nodes[i][1]]
-        t.eq(len(handler), 1, "one interrupt handler root")
+        roots = [k for k, (c, s, i) in p.items() if nodes[i][0] == 0xFFFFFFFF and nodes[i][1]]
+        handler = [k for k in roots if k + ";isr_leaf" in p]
+        soft = [k for k in roots if k + ";nested_leaf" in p]
+        t.eq((len(roots), len(handler), len(soft)), (2, 1, 1),
+             "two interrupt handler roots: the fast timer's and the nested one's (%s)" % roots)
         hname = handler[0] if handler else "?"
+        sname = soft[0] if soft else "?"
         want = {
             "[ctx 0];main;light;work": N["N_WORK"],
             "[ctx 0];main;heavy;work": N["N_WORK"],
@@ -267,6 +272,7 @@ def main():
             "[ctx 0];main;tail_caller": N["TAIL_REPS"],
             "[ctx 0];main;tail_caller;tail_target": N["TAIL_REPS"],
             hname: isr, hname + ";isr_leaf": isr,
+            sname: nested, sname + ";nested_leaf": nested,
         }
         rec = "[ctx 0];main"
         for d in range(N["REC_DEPTH"] + 1):
@@ -278,7 +284,8 @@ def main():
             jump += ";deep_jump"
             want[jump] = N["JMP_REPS"]
         got = {k: p.get(k, (None,))[0] for k in want}
-        t.eq(got, want, "every call path with its exact calls (handler %s, %d calls)" % (hname, isr))
+        t.eq(got, want, "every call path with its exact calls (handler %s, %d calls; nested %s, "
+             "%d)" % (hname, isr, sname, nested))
         t.eq(hdr["repaired"], N["JMP_REPS"] * (N["JMP_DEPTH"] + 1),
              "the frames each longjmp left are dropped and counted")
         t.eq((hdr["truncated"], hdr["unrecorded"], hdr["unhooked"]), (0, 0, 0),
@@ -329,13 +336,13 @@ def main():
     small = os.path.join(h.FW_DIR, "stacks-small.elf")
     out_small = OUT + "-small"
     con, out = run(small, out_small, t)
-    m = re.search(r"stacks: phase 1, (\d+) handler calls", con)
-    isr = int(m.group(1)) if m else -1
+    m = re.search(r"stacks: phase 1, (\d+) handler calls, (\d+) nested", con)
+    isr, nested = (int(m.group(1)), int(m.group(2))) if m else (-1, -1)
     r = check_file(t, out_small, "gmon", "4 nodes, 4 frames")
     if r:
         hdr, nodes = r
         made = (1 + N["N_WORK"]) * 2 + (N["REC_DEPTH"] + 2) * N["REC_REPS"] + 1 + \
-            (N["JMP_DEPTH"] + 1) * N["JMP_REPS"] + 2 * N["TAIL_REPS"] + 2 * isr
+            (N["JMP_DEPTH"] + 1) * N["JMP_REPS"] + 2 * N["TAIL_REPS"] + 2 * isr + 2 * nested
         t.eq(hdr["nodes"], 4, "the tree is full")
         t.ok(hdr["unrecorded"] > 0 and hdr["unhooked"] > 0 and hdr["truncated"] > 0,
              "calls without a node, frames not kept and samples in the deepest node kept "

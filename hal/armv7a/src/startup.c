@@ -37,6 +37,10 @@ void armv7a_default_irq_handler(void);
  * newlib's __libc_init_array/__libc_fini_array call _init/_fini, which crti.o/crtn.o
  * would provide; -nostartfiles leaves them out, and the init_array sections do the work.
  */
+/* The handlers the IRQ entry is inside (vectors.S counts them, IRQs masked): the
+ * stack-profiling mode's level (<cyg/hal/profile_arch.h>). */
+volatile unsigned hal_armv7a_irq_depth;
+
 void __attribute__((weak)) _init(void) {}
 void __attribute__((weak)) _fini(void) {}
 

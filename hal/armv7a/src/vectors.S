@@ -81,6 +81,9 @@ __vectors:
  * cost of entering interrupts), not as samples outside the range; the handler's return
  * address stays here in .vectors, outside it.
  *
+ * Around the handler, hal_armv7a_irq_depth counts the handlers the entry is inside (the
+ * stack-profiling mode's level: <cyg/hal/profile_arch.h>).
+ *
  * IRQ stack frame (from sp_irq up): [IAR, SPSR_irq,] r0, r1, r2, r3, r12, interrupted pc.
  * armv7a_default_irq_handler (startup.c) reads the interrupted pc from it.
  */
@@ -110,6 +113,10 @@ armv7a_irq_entry:
         bhs     .Lirq_return            /* 1023: spurious (gone before the IAR read), no EOI */
         mrs     r2, spsr
         push    {r0, r2}                /* IAR, SPSR_irq (8 words: still 8-aligned) */
+        ldr     r3, =hal_armv7a_irq_depth   /* one handler deeper (r3, r12: saved above) */
+        ldr     r12, [r3]
+        add     r12, r12, #1
+        str     r12, [r3]
         ldr     r2, =armv7a_irq_handlers
         ldr     r2, [r2, r1, lsl #2]
         cps     #ARMV7A_MODE_SVC
@@ -128,6 +135,10 @@ armv7a_irq_entry:
         b       armv7a_irq_dispatch     /* handler(IAR value), IRQs enabled */
 .Lirq_handled:
         cpsid   i
+        ldr     r3, =hal_armv7a_irq_depth   /* (r3, r12: the handler's to clobber) */
+        ldr     r12, [r3]
+        sub     r12, r12, #1
+        str     r12, [r3]
 #if defined(__ARM_FP)
 #if defined(__ARM_NEON)
         vpop    {d16-d31}

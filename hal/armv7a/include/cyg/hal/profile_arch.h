@@ -46,6 +46,12 @@ static inline int hal_profile_in_interrupt(void)
     return mode != ARMV7A_MODE_SYS && mode != ARMV7A_MODE_USR;
 }
 
+/* Stack-profiling mode: the interrupt nesting depth (0: thread), counted by the IRQ entry
+ * (vectors.S) around each handler, so that a nested handler is a level, and a root, of
+ * its own. */
+extern volatile unsigned hal_armv7a_irq_depth;
+#define HAL_PROFILE_STACK_LEVEL() ((uint32_t)hal_armv7a_irq_depth)
+
 /* Thumb code addresses carry bit 0 in return addresses; gprof wants the plain address. */
 #define HAL_PROFILE_PC(x) ((uintptr_t)(x) & ~(uintptr_t)1)
 

@@ -36,6 +36,10 @@ static inline int hal_profile_in_interrupt(void)
     return hal_riscv_irq_depth != 0;
 }
 
+/* Stack-profiling mode: the interrupt nesting depth (0: thread), so that a nested handler
+ * is a level, and a root, of its own. */
+#define HAL_PROFILE_STACK_LEVEL() ((uint32_t)hal_riscv_irq_depth)
+
 /* Return addresses and PCs are plain code addresses. */
 #define HAL_PROFILE_PC(x) ((uintptr_t)(x))
 
