@@ -75,11 +75,10 @@ __vectors:
  * the interrupted CPSR from SPSR_irq.
  *
  * A profile timer interrupt that comes while this entry has IRQs masked is taken at the
- * next instruction that runs with them enabled: the interrupted code, or, on the way in,
- * armv7a_irq_dispatch, which enables IRQs and branches to the handler. That one is in
- * .text, inside the profiled range, so that these samples show in gprof as its time (the
- * cost of entering interrupts), not as samples outside the range; the handler's return
- * address stays here in .vectors, outside it.
+ * next instruction that runs with them enabled: the interrupted code, or, on the way in
+ * and out, armv7a_irq_dispatch, which enables IRQs, calls the handler and masks them
+ * again. That one is in .text, inside the profiled range, so that these samples show in
+ * gprof as its time (the cost of interrupts), not as samples outside the range.
  *
  * Around the handler, hal_armv7a_irq_depth counts the handlers the entry is inside (the
  * stack-profiling mode's level: <cyg/hal/profile_arch.h>).
@@ -131,10 +130,8 @@ armv7a_irq_entry:
         vpush   {d16-d31}
 #endif
 #endif
-        adr     lr, .Lirq_handled
-        b       armv7a_irq_dispatch     /* handler(IAR value), IRQs enabled */
-.Lirq_handled:
-        cpsid   i
+        bl      armv7a_irq_dispatch     /* handler(IAR value), IRQs enabled; back masked */
+        cpsid   i                       /* (masked already: see armv7a_irq_dispatch) */
         ldr     r3, =hal_armv7a_irq_depth   /* (r3, r12: the handler's to clobber) */
         ldr     r12, [r3]
         sub     r12, r12, #1
@@ -160,13 +157,19 @@ armv7a_irq_entry:
         .size   armv7a_irq_entry, . - armv7a_irq_entry
         .ltorg
 
-/* IRQs on (more urgent interrupts may preempt from here), then the handler in r2, which
- * returns to lr (.Lirq_handled). In .text: see above. */
+/* IRQs on (more urgent interrupts may preempt from here), the handler in r2 (ARM or
+ * Thumb), IRQs off again, back to the entry. In .text, inside the profiled range, both
+ * ways: a profile timer interrupt pending when IRQs come on is taken here, and so is one
+ * that comes as the handler returns, which the masking instruction finds with IRQs still
+ * on (were it in .vectors, that sample would fall outside the range). */
         .section .text.armv7a_irq_dispatch, "ax", %progbits
         .type   armv7a_irq_dispatch, %function
 armv7a_irq_dispatch:
+        push    {r4, lr}                /* (two words: sp stays 8-aligned) */
         cpsie   i
-        bx      r2
+        blx     r2
+        cpsid   i
+        pop     {r4, pc}
         .size   armv7a_irq_dispatch, . - armv7a_irq_dispatch
 
         .section .vectors, "ax", %progbits
