@@ -256,7 +256,8 @@ define stacks_variant
 .PHONY: $(TB)/fw/$(2)-$(1).elf
 $(TB)/fw/$(2)-$(1).elf: | $(SETUP_STAMP)
 	@d=$$$$($(MAKE) --no-print-directory -s $(3) config-dir) && \
-	  $(MAKE) --no-print-directory -s $(3) $$$$d/fw/$(2).elf && cp $$$$d/fw/$(2).elf $$@
+	  $(MAKE) --no-print-directory -s $(3) $$$$d/fw/$(2).elf && mkdir -p $$(@D) && \
+	  cp $$$$d/fw/$(2).elf $$@
 endef
 $(eval $(call stacks_variant,mode,stacks,$(STACKS_CFG)))
 $(eval $(call stacks_variant,small,stacks,$(STACKS_SMALL_CFG)))
@@ -280,3 +281,12 @@ bench-stacks-board: $(TB)/fw/stacks.elf $(TB)/fw/stacks-mode.elf
 $(eval $(call stacks_variant,mode,threads,CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_THREADS=3))
 TESTS     += tests/qemu/test_stacks_threads.py
 TEST_DEPS += $(TB)/fw/threads-mode.elf
+# gmon.stacks over TFTP: the TFTP firmware in the stack-profiling mode, real clients, on a
+# LAN9118 board of each ARM architecture with one (ARMv7-M, ARMv7-A).
+TFTP_STACKS_BOARDS := mps2-an385 vexpress-a9
+$(eval $(call stacks_variant,stacks,tftp,$(TFTP_CONFIG) CYGPKG_PROFILE_STACKS=1))
+ifneq ($(filter $(BOARD),$(TFTP_STACKS_BOARDS)),)
+test-board-deps: $(TB)/fw/tftp-stacks.elf
+endif
+TESTS     += tests/qemu/test_tftp_stacks.py $(foreach b,$(filter-out $(BOARD),$(TFTP_STACKS_BOARDS)),tests/qemu/test_tftp_stacks.py@$(b))
+TEST_DEPS += $(TB)/fw/tftp-stacks.elf

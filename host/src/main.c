@@ -386,7 +386,9 @@ int main(int argc, char **argv)
 	const char *stacks_path = o.stacks ? o.stacks : (beside = stacks_beside(&prof));
 	if (stacks_path && stacks_read(&stacks, stacks_path))
 		goto out;
-	if (stacks_path)
+	if (stacks_path && !stacks_matches_gmon(&stacks, &prof, !o.stacks))
+		goto out;       /* --stacks named it: an error; found beside: ignored */
+	if (stacks_path && stacks.path)
 		a.stacks = &stacks;
 	if (prof.nbbs && o.lines)
 		bb_assign(&tab, &prof);

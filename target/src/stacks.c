@@ -258,35 +258,65 @@ void profile_stack_sample(void)
         t->samples_truncated++;
 }
 
-/*
- * The counts a snapshot froze (profile_snapshot_take: a profile_write in flight), taken
- * out of the live tree in the same step as gmon.out's data, so that the two files are one
- * moment. The nodes themselves are the live tree's: they are only ever added, so the
- * first nodes_used of them are the frozen ones' too. Owned by this file; changed in the
- * snapshot's lock sections (freeze, thaw) and by profile_on/profile_off (forget).
- */
-static struct {
+/* A copy of the tree's counts at one moment, with what gmon.stacks's header says of it.
+ * The nodes themselves are the live tree's: they are only ever added (until
+ * profile_on/profile_off compact the tree, which drops every copy), so the first
+ * nodes_used of them are the copy's too. */
+struct tree_counts {
     uint32_t valid;
     uint32_t nodes_used;
+    uint32_t prof_rate, samples_total, samples_overhead;   /* of the gmon.out it goes with */
     uint32_t samples_truncated, calls_unrecorded, frames_repaired, calls_unhooked,
              switches_lost;
     uint32_t calls[NODES], samples[NODES];
-} frozen;
+};
+
+/* The memory of frozen and kept (below): when the daemon keeps a delivered snapshot's
+ * counts, the two pointers swap (in the release's masked section: nothing is copied).
+ * Owned by this file, through the two pointers. */
+static struct tree_counts counts_memory[1 + PROFILE_TFTP];
+
+/*
+ * The counts a snapshot froze (profile_snapshot_take: a profile_write or a TFTP transfer
+ * of gmon.out in flight), taken out of the live tree in the same step as gmon.out's data,
+ * so that the two files are one moment. Owned by this file; changed in the snapshot's
+ * lock sections (freeze, thaw) and by profile_on/profile_off (forget, compact).
+ */
+static struct tree_counts *frozen = &counts_memory[0];
+
+#if PROFILE_TFTP
+/*
+ * The counts of the last gmon.out a TFTP client took delivery of, which `tftp get
+ * gmon.stacks` serves (as often as asked) until the next gmon.out is delivered: TFTP moves
+ * one file a transfer, and the delivery of gmon.out resets what both files held. Owned by
+ * this file: set by profile_stack_thaw (a snapshot delivered with
+ * PROFILE_SNAPSHOT_DELIVERED_GMON, in snapshot.c's lock section), dropped by
+ * profile_on/profile_off (forget, compact); read by the daemon (lwIP's context) through
+ * profile_stacks_kept_read, which checks kept_generation.
+ */
+static struct tree_counts *kept = &counts_memory[1];
+/* Counts every change of kept (owned with it): a transfer that sees another value than at
+ * its start serves no mix of two trees. */
+static uint32_t kept_generation;
+#endif
 
 void profile_stack_freeze(void)
 {
     struct profile_stacks *t = &profile_stacks;
-    frozen.valid = 1;
-    frozen.nodes_used = t->nodes_used;
+    frozen->valid = 1;
+    frozen->nodes_used = t->nodes_used;
     for (uint32_t i = 0; i < t->nodes_used; i++) {
-        frozen.calls[i] = t->nodes[i].calls;
-        frozen.samples[i] = t->nodes[i].samples;
+        frozen->calls[i] = t->nodes[i].calls;
+        frozen->samples[i] = t->nodes[i].samples;
     }
-    frozen.samples_truncated = t->samples_truncated;
-    frozen.calls_unrecorded = t->calls_unrecorded;
-    frozen.frames_repaired = t->frames_repaired;
-    frozen.calls_unhooked = t->calls_unhooked;
-    frozen.switches_lost = t->switches_lost;
+    frozen->prof_rate = profile_frozen.prof_rate;
+    frozen->samples_total = profile_frozen.samples;
+    frozen->samples_overhead = profile_frozen.samples_overhead;
+    frozen->samples_truncated = t->samples_truncated;
+    frozen->calls_unrecorded = t->calls_unrecorded;
+    frozen->frames_repaired = t->frames_repaired;
+    frozen->calls_unhooked = t->calls_unhooked;
+    frozen->switches_lost = t->switches_lost;
     profile_stack_clear();
 }
 
@@ -296,28 +326,42 @@ static uint32_t add_sat(uint32_t a, uint32_t b)
     return a + b < a ? UINT32_MAX : a + b;
 }
 
-void profile_stack_thaw(int delivered)
+void profile_stack_thaw(int delivered, int keep)
 {
     struct profile_stacks *t = &profile_stacks;
-    if (!frozen.valid)
+    if (!frozen->valid)
         return;
     if (!delivered) {
-        for (uint32_t i = 0; i < frozen.nodes_used; i++) {
-            t->nodes[i].calls = add_sat(t->nodes[i].calls, frozen.calls[i]);
-            t->nodes[i].samples = add_sat(t->nodes[i].samples, frozen.samples[i]);
+        for (uint32_t i = 0; i < frozen->nodes_used; i++) {
+            t->nodes[i].calls = add_sat(t->nodes[i].calls, frozen->calls[i]);
+            t->nodes[i].samples = add_sat(t->nodes[i].samples, frozen->samples[i]);
         }
-        t->samples_truncated = add_sat(t->samples_truncated, frozen.samples_truncated);
-        t->calls_unrecorded = add_sat(t->calls_unrecorded, frozen.calls_unrecorded);
-        t->frames_repaired = add_sat(t->frames_repaired, frozen.frames_repaired);
-        t->calls_unhooked = add_sat(t->calls_unhooked, frozen.calls_unhooked);
-        t->switches_lost = add_sat(t->switches_lost, frozen.switches_lost);
+        t->samples_truncated = add_sat(t->samples_truncated, frozen->samples_truncated);
+        t->calls_unrecorded = add_sat(t->calls_unrecorded, frozen->calls_unrecorded);
+        t->frames_repaired = add_sat(t->frames_repaired, frozen->frames_repaired);
+        t->calls_unhooked = add_sat(t->calls_unhooked, frozen->calls_unhooked);
+        t->switches_lost = add_sat(t->switches_lost, frozen->switches_lost);
     }
-    frozen.valid = 0;
+#if PROFILE_TFTP
+    if (delivered && keep) {
+        struct tree_counts *was_kept = kept;
+        kept = frozen;
+        frozen = was_kept;
+        kept_generation++;
+    }
+#else
+    (void)keep;
+#endif
+    frozen->valid = 0;
 }
 
 void profile_stack_forget(void)
 {
-    frozen.valid = 0;
+    frozen->valid = 0;
+#if PROFILE_TFTP
+    kept->valid = 0;
+    kept_generation++;
+#endif
 }
 
 /* Keeps node i and its ancestors (map[] marks them: 1). */
@@ -337,16 +381,16 @@ static void keep_path(const struct profile_stacks *t, uint32_t *map, uint32_t i)
 void profile_stack_compact(void)
 {
     struct profile_stacks *t = &profile_stacks;
-    uint32_t *map = frozen.calls;
-    frozen.valid = 0;
-    memset(map, 0, sizeof frozen.calls);
+    uint32_t *map = frozen->calls;
+    profile_stack_forget();
+    memset(map, 0, sizeof frozen->calls);
     map[0] = 1;
     for (uint32_t k = 0; k < t->threads_used; k++) {
         struct profile_shadow_stack *st = &t->stacks[k];
         if (k)
             keep_path(t, map, st->context_node);
-        uint32_t kept = st->depth < DEPTH ? st->depth : DEPTH;
-        for (uint32_t d = 0; d < kept; d++)
+        uint32_t frames = st->depth < DEPTH ? st->depth : DEPTH;
+        for (uint32_t d = 0; d < frames; d++)
             keep_path(t, map, st->frames[d].node);
     }
     uint32_t used = 0;
@@ -372,11 +416,11 @@ void profile_stack_compact(void)
     for (uint32_t k = 0; k < t->threads_used; k++) {
         struct profile_shadow_stack *st = &t->stacks[k];
         st->context_node = k ? map[st->context_node] : st->context_node;
-        uint32_t kept = st->depth < DEPTH ? st->depth : DEPTH;
-        for (uint32_t d = 0; d < kept; d++)
+        uint32_t frames = st->depth < DEPTH ? st->depth : DEPTH;
+        for (uint32_t d = 0; d < frames; d++)
             st->frames[d].node = map[st->frames[d].node];
     }
-    memset(map, 0, sizeof frozen.calls);
+    memset(map, 0, sizeof frozen->calls);
 }
 
 /* Puts v as n bytes in the target's byte order. */
@@ -397,14 +441,14 @@ static uint8_t *put(uint8_t *p, uint64_t v, unsigned n)
 #define ADDR_BYTES    ((unsigned)sizeof(uintptr_t))
 #define NODE_BYTES    (12u + 2u * ADDR_BYTES)
 
-size_t profile_stacks_image_size(void)
+static size_t image_size(const struct tree_counts *c)
 {
-    return frozen.valid ? STACKS_HEADER + (size_t)frozen.nodes_used * NODE_BYTES : 0;
+    return c->valid ? STACKS_HEADER + (size_t)c->nodes_used * NODE_BYTES : 0;
 }
 
-/* One record of the frozen tree's image into rec, field by field (doc/format.md): the
- * header for index 0, node i for index i + 1. */
-static size_t stacks_record(uint32_t index, uint8_t *rec, uint32_t samples, uint32_t overhead)
+/* One record of the image of c into rec, field by field (doc/format.md): the header for
+ * index 0, node i for index i + 1. */
+static size_t stacks_record(const struct tree_counts *c, uint32_t index, uint8_t *rec)
 {
     uint8_t *p = rec;
     if (index == 0) {
@@ -414,42 +458,72 @@ static size_t stacks_record(uint32_t index, uint8_t *rec, uint32_t samples, uint
         p = put(p, 0x01020304u, 4);
         p = put(p, ADDR_BYTES, 1);
         p = put(p, 0, 3);
-        p = put(p, profile_frozen.prof_rate, 4);
-        p = put(p, frozen.nodes_used, 4);
-        p = put(p, samples, 4);
-        p = put(p, overhead, 4);
-        p = put(p, frozen.samples_truncated, 4);
-        p = put(p, frozen.calls_unrecorded, 4);
-        p = put(p, frozen.frames_repaired, 4);
-        p = put(p, frozen.calls_unhooked, 4);
-        p = put(p, frozen.switches_lost, 4);
+        p = put(p, c->prof_rate, 4);
+        p = put(p, c->nodes_used, 4);
+        p = put(p, c->samples_total, 4);
+        p = put(p, c->samples_overhead, 4);
+        p = put(p, c->samples_truncated, 4);
+        p = put(p, c->calls_unrecorded, 4);
+        p = put(p, c->frames_repaired, 4);
+        p = put(p, c->calls_unhooked, 4);
+        p = put(p, c->switches_lost, 4);
         p = put(p, 0, 4);
     } else {
         const struct profile_stack_node *n = &profile_stacks.nodes[index - 1];
         p = put(p, n->parent, 4);
         p = put(p, n->self, ADDR_BYTES);
         p = put(p, n->from, ADDR_BYTES);
-        p = put(p, frozen.calls[index - 1], 4);
-        p = put(p, frozen.samples[index - 1], 4);
+        p = put(p, c->calls[index - 1], 4);
+        p = put(p, c->samples[index - 1], 4);
     }
     return (size_t)(p - rec);
 }
 
-size_t profile_stacks_image_read(size_t offset, void *buf, size_t len)
+static size_t image_read(const struct tree_counts *c, size_t offset, void *buf, size_t len)
 {
-    size_t size = profile_stacks_image_size(), done = 0;
+    size_t size = image_size(c), done = 0;
     uint8_t rec[STACKS_HEADER];
     while (done < len && offset + done < size) {
         size_t at = offset + done;
         uint32_t index = at < STACKS_HEADER ? 0 : 1 + (uint32_t)((at - STACKS_HEADER) / NODE_BYTES);
         size_t start = index == 0 ? 0 : STACKS_HEADER + (size_t)(index - 1) * NODE_BYTES;
-        size_t n = stacks_record(index, rec, profile_frozen.samples, profile_frozen.samples_overhead);
+        size_t n = stacks_record(c, index, rec);
         size_t from = at - start, take = n - from < len - done ? n - from : len - done;
         memcpy((uint8_t *)buf + done, rec + from, take);
         done += take;
     }
     return done;
 }
+
+size_t profile_stacks_image_size(void)
+{
+    return image_size(frozen);
+}
+
+size_t profile_stacks_image_read(size_t offset, void *buf, size_t len)
+{
+    return image_read(frozen, offset, buf, len);
+}
+
+#if PROFILE_TFTP
+size_t profile_stacks_kept_size(uint32_t *generation)
+{
+    *generation = kept_generation;
+    return image_size(kept);
+}
+
+size_t profile_stacks_kept_read(uint32_t generation, size_t offset, void *buf, size_t len)
+{
+    if (generation != kept_generation)
+        return 0;
+    return image_read(kept, offset, buf, len);
+}
+
+int profile_stacks_kept_ended(uint32_t generation)
+{
+    return generation != kept_generation;
+}
+#endif
 
 void profile_stack_clear(void)
 {

@@ -1,6 +1,9 @@
 /*
  * The TFTP daemon: "gmon.out", read-only, served by lwIP's own TFTP server app
- * (src/apps/tftp/tftp_server.c, lwIP 2.1.3) on UDP port CYGNUM_PROFILE_TFTP_PORT.
+ * (src/apps/tftp/tftp_server.c, lwIP 2.1.3) on UDP port CYGNUM_PROFILE_TFTP_PORT; in the
+ * stack-profiling mode "gmon.stacks" too: the calling-context tree's counts that went with
+ * the last gmon.out delivered, which stacks.c keeps (a get of it resets nothing; it is
+ * replaced by the next gmon.out delivered, dropped by profile_on/profile_off).
  *
  * lwIP does the protocol (blocks, retransmission, timeouts); this file supplies the file
  * through lwIP's tftp_context callbacks:
@@ -75,7 +78,17 @@
 #define ERR_ACCESS_VIOLATION 2
 #define ERR_ILLEGAL_OP       4
 
-#define FILE_NAME "gmon.out"
+/* The files served: gmon.out, and in the stack-profiling mode gmon.stacks, the
+ * calling-context tree of the last gmon.out delivered (stacks.c keeps it). */
+#define FILE_GMON   0
+#define FILE_STACKS 1
+static const char *const file_names[] = {"gmon.out", "gmon.stacks"};
+#define NFILES (1 + PROFILE_STACKS)
+#if PROFILE_STACKS
+#define SERVES "gmon.out and gmon.stacks"
+#else
+#define SERVES "gmon.out"
+#endif
 #define TFTP_BLOCK 512
 
 /* The configured allowed network, as a C string (opts.h checks its length). */
@@ -92,7 +105,9 @@ static struct {
 
     /* The transfer in progress (lwIP serves one at a time). */
     int open;
-    struct profile_gmon_reader reader;
+    int file;                   /* FILE_GMON or FILE_STACKS */
+    struct profile_gmon_reader reader;  /* gmon.out's snapshot */
+    uint32_t stacks_generation; /* gmon.stacks: the kept tree's, at the start */
     size_t size;                /* bytes of the snapshot's image */
     size_t offset;              /* bytes handed to lwIP so far */
     u16_t block;                /* blocks handed to lwIP: lwIP's current block number; the
@@ -122,20 +137,40 @@ static struct {
 
 /* ---- the file, through lwIP's callbacks -------------------------------------------------- */
 
-static int name_ok(const char *name)
+/* The file a request names (FILE_GMON, FILE_STACKS), or -1 if none served here. */
+static int file_of(const char *name)
 {
     if (name[0] == '/')
         name++;
-    return strcmp(name, FILE_NAME) == 0;
+    for (int f = 0; f < NFILES; f++)
+        if (strcmp(name, file_names[f]) == 0)
+            return f;
+    return -1;
+}
+
+/* Opens gmon.stacks: the tree kept with the last gmon.out delivered. 0, or -1 if none. */
+static int open_stacks(void)
+{
+#if PROFILE_STACKS
+    tftpd.size = profile_stacks_kept_size(&tftpd.stacks_generation);
+    return tftpd.size ? 0 : -1;
+#else
+    return -1;
+#endif
 }
 
 static void *tftp_open(const char *fname, const char *mode, u8_t is_write)
 {
     /* The filter has refused anything else already; this is the last line. */
-    if (is_write || !name_ok(fname) || strcasecmp(mode, "octet") != 0)
+    int file = file_of(fname);
+    if (is_write || file < 0 || strcasecmp(mode, "octet") != 0)
         return NULL;
     if (tftpd.handover) {
-        tftpd.handover = 0;     /* take_over(): the same snapshot, for another client */
+        tftpd.handover = 0;     /* take_over(): the same file, for another client */
+    } else if (file == FILE_STACKS) {
+        if (open_stacks() != 0)
+            return NULL;
+        tftpd.progress_ms = sys_now();
     } else {
         if (profile_snapshot_take(&tftpd.reader) != 0)
             return NULL;        /* lwIP answers "Unable to open requested file." */
@@ -147,15 +182,31 @@ static void *tftp_open(const char *fname, const char *mode, u8_t is_write)
     tftpd.last_read = 0;
     tftpd.final_acked = 0;
     tftpd.ncand = 0;
+    tftpd.file = file;
     tftpd.open = 1;
     return &tftpd;
 }
 
 /* profile_on()/profile_off() during the transfer ended the snapshot (its generation is
- * over): its data is gone, neither delivered nor kept. */
+ * over): its data is gone, neither delivered nor kept. For gmon.stacks: the kept tree
+ * changed (profile_on/profile_off again, or another gmon.out delivered). */
 static int snapshot_ended(void)
 {
+#if PROFILE_STACKS
+    if (tftpd.file == FILE_STACKS)
+        return profile_stacks_kept_ended(tftpd.stacks_generation);
+#endif
     return profile_snapshot_ended(&tftpd.reader);
+}
+
+/* A piece of the transfer's file. */
+static size_t file_read(size_t offset, void *buf, size_t len)
+{
+#if PROFILE_STACKS
+    if (tftpd.file == FILE_STACKS)
+        return profile_stacks_kept_read(tftpd.stacks_generation, offset, buf, len);
+#endif
+    return profile_gmon_read(&tftpd.reader, offset, buf, len);
 }
 
 static int tftp_read(void *handle, void *buf, int bytes)
@@ -165,7 +216,9 @@ static int tftp_read(void *handle, void *buf, int bytes)
      * than serve a mix. */
     if (snapshot_ended())
         return -1;
-    size_t n = profile_gmon_read(&tftpd.reader, tftpd.offset, buf, (size_t)bytes);
+    size_t n = file_read(tftpd.offset, buf, (size_t)bytes);
+    if (snapshot_ended())
+        return -1;              /* (gmon.stacks: read without a lock, the tree changed) */
     tftpd.offset += n;
     tftpd.block++;
     if (n < (size_t)bytes)
@@ -180,11 +233,36 @@ static int tftp_write(void *handle, struct pbuf *p)
     return -1;                  /* never opened for writing */
 }
 
+/* The end of a gmon.stacks transfer: nothing to release (the kept tree stays until the
+ * next gmon.out is delivered, for another get). */
+static void close_stacks(void)
+{
+    int ended = snapshot_ended();
+    tftpd.open = 0;
+    if (ended) {
+        tftpd.stats.abandoned++;
+        printf("profile: tftp: transfer of gmon.stacks ended after %u of %u bytes: its tree "
+               "went (profile_on()/profile_off())\n", (unsigned)tftpd.offset, (unsigned)tftpd.size);
+    } else if (tftpd.final_acked) {
+        tftpd.stats.completed++;
+        tftpd.stats.stacks_completed++;
+        printf("profile: tftp: sent gmon.stacks (%u bytes)\n", (unsigned)tftpd.size);
+    } else {
+        tftpd.stats.abandoned++;
+        printf("profile: tftp: transfer of gmon.stacks abandoned after %u of %u bytes; "
+               "it stays for the next one\n", (unsigned)tftpd.offset, (unsigned)tftpd.size);
+    }
+}
+
 static void tftp_close(void *handle)
 {
     (void)handle;
     if (tftpd.handover) {
         tftpd.open = 0;         /* take_over(): the snapshot goes on to the next client */
+        return;
+    }
+    if (tftpd.file == FILE_STACKS) {
+        close_stacks();
         return;
     }
     /* The restart may come after the last block was read, so tftp_read never saw it:
@@ -198,7 +276,9 @@ static void tftp_close(void *handle)
         samples = tftpd.reader.state->samples;
         overhead = tftpd.reader.state->samples_overhead;
     }
-    profile_snapshot_release(&tftpd.reader, delivered);
+    /* (gmon.stacks of this gmon.out stays for `tftp get gmon.stacks`) */
+    profile_snapshot_release(&tftpd.reader, delivered ? PROFILE_SNAPSHOT_DELIVERED_GMON
+                                                      : PROFILE_SNAPSHOT_MERGED);
     tftpd.open = 0;
     if (ended) {
         tftpd.stats.abandoned++;
@@ -210,8 +290,9 @@ static void tftp_close(void *handle)
         /* (tenths of a percent in integers: no floating-point printf needed) */
         uint32_t tenths = samples ? (uint32_t)(((uint64_t)overhead * 1000 + samples / 2) / samples) : 0;
         printf("profile: tftp: sent gmon.out (%u bytes; profiler overhead %u.%u%% of %u samples, "
-               "not charged to any function); counters reset\n", (unsigned)tftpd.size,
-               (unsigned)(tenths / 10), (unsigned)(tenths % 10), (unsigned)samples);
+               "not charged to any function); counters reset%s\n", (unsigned)tftpd.size,
+               (unsigned)(tenths / 10), (unsigned)(tenths % 10), (unsigned)samples,
+               PROFILE_STACKS ? "; its gmon.stacks is served until the next gmon.out" : "");
     } else {
         tftpd.stats.abandoned++;
         printf("profile: tftp: transfer of gmon.out abandoned after %u of %u bytes; "
@@ -246,9 +327,10 @@ static void send_error(const ip_addr_t *addr, u16_t port, u16_t code, const char
 }
 
 /* A read or write request (other than the transfer's client resending its own): NULL if it
- * is a good read request of gmon.out, which lwIP may have (or, while a transfer runs, the
- * filter serves as it decides), else the error message (and *code) to answer with. */
-static const char *check_request(struct pbuf *p, u16_t op, u16_t *code)
+ * is a good read request of a file served (*file says which), which lwIP may have (or,
+ * while a transfer runs, the filter serves as it decides), else the error message (and
+ * *code) to answer with. */
+static const char *check_request(struct pbuf *p, u16_t op, u16_t *code, int *file)
 {
     char req[2 + TFTP_MAX_FILENAME_LEN + 1 + 16 + 1];
     u16_t n = pbuf_copy_partial(p, req, sizeof req - 1, 0);
@@ -265,21 +347,31 @@ static const char *check_request(struct pbuf *p, u16_t op, u16_t *code)
 
     if (op == OP_WRQ) {
         *code = ERR_ACCESS_VIOLATION;
-        return "read-only: this target serves gmon.out for reading";
+        return "read-only: this target serves " SERVES " for reading";
     }
-    if (!name_ok(name)) {
+    *file = file_of(name);
+    if (*file < 0) {
         *code = ERR_FILE_NOT_FOUND;
-        return "file not found: this target serves gmon.out";
+        return "file not found: this target serves " SERVES;
     }
     *code = ERR_NOT_DEFINED;
     if (strcasecmp(mode, "netascii") == 0)
-        return "netascii refused: gmon.out is binary, use octet mode (tftp: binary)";
+        return *file == FILE_GMON ? "netascii refused: gmon.out is binary, use octet mode (tftp: binary)"
+                                  : "netascii refused: gmon.stacks is binary, use octet mode (tftp: binary)";
     if (strcasecmp(mode, "octet") != 0)
         return "unsupported mode: use octet (binary)";
     struct profile_gmon_reader live;
     profile_gmon_reader_init(&live);
     if (profile_gmon_size(&live) == 0)
         return "profiling is off";
+#if PROFILE_STACKS
+    uint32_t generation;
+    if (*file == FILE_STACKS && profile_stacks_kept_size(&generation) == 0) {
+        *code = ERR_FILE_NOT_FOUND;
+        return "gmon.stacks goes with a gmon.out: get gmon.out first (none delivered since "
+               "profile_on)";
+    }
+#endif
     return NULL;
 }
 
@@ -343,7 +435,7 @@ static void offer(const ip_addr_t *addr, u16_t port)
     b[1] = OP_DATA;
     b[2] = 0;
     b[3] = 1;
-    size_t n = profile_gmon_read(&tftpd.reader, 0, b + 4, TFTP_BLOCK);
+    size_t n = file_read(0, b + 4, TFTP_BLOCK);
     pbuf_realloc(p, (u16_t)(4 + n));
     udp_sendto(tftpd.pcb, p, addr, port);
     pbuf_free(p);
@@ -378,15 +470,22 @@ static u8_t unused_netif_index(void)
  */
 static void take_over(struct pbuf *ack, const ip_addr_t *addr, u16_t port)
 {
-    static const char rrq[] = "\0\1" FILE_NAME "\0octet";   /* sizeof: with the final NUL */
+    /* The request replayed: RRQ, the transfer's file name, "octet" (NULs included). */
+    const char *name = file_names[tftpd.file];
+    size_t name_len = strlen(name);
+    u16_t rrq_len = (u16_t)(2 + name_len + 1 + sizeof "octet");
     ip_addr_t from;
     ip_addr_copy(from, *addr);
-    struct pbuf *req = pbuf_alloc(PBUF_TRANSPORT, sizeof rrq, PBUF_RAM);
+    struct pbuf *req = pbuf_alloc(PBUF_TRANSPORT, rrq_len, PBUF_RAM);
     if (!req) {
         pbuf_free(ack);
         return;                             /* the old client keeps the transfer */
     }
-    memcpy(req->payload, rrq, sizeof rrq);
+    u8_t *b = req->payload;
+    b[0] = 0;
+    b[1] = OP_RRQ;
+    memcpy(b + 2, name, name_len + 1);
+    memcpy(b + 2 + name_len + 1, "octet", sizeof "octet");
 
     tftpd.handover = 1;
     abort_transfer();
@@ -459,7 +558,8 @@ static void filter(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr
             return;
         }
         u16_t code;
-        const char *why = check_request(p, op, &code);
+        int file = FILE_GMON;
+        const char *why = check_request(p, op, &code, &file);
         if (why) {
             tftpd.stats.refused++;
             send_error(addr, port, code, why);
@@ -483,7 +583,7 @@ static void filter(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr
                 }
                 pcb = tftpd.pcb;
             } else {
-                if (tftpd.block <= 1 && !snapshot_ended())
+                if (tftpd.block <= 1 && file == tftpd.file && !snapshot_ended())
                     offer(addr, port);      /* the first to acknowledge block 1 wins */
                 else
                     tftpd.stats.busy++;     /* no answer: an ERROR would make the client

@@ -156,13 +156,13 @@ class Target:
         return {k: int(v) for k, v in re.findall(r"(\w+) = (\d+)", m.group(1))}
 
 
-def tftp_hpa(port, dest, mode="binary", timeout=60, connect=False):
+def tftp_hpa(port, dest, mode="binary", timeout=60, connect=False, name="gmon.out"):
     """tftp-hpa, interactively as a user would: binary, get. With connect, the eCos
     manual's session: `tftp` alone, then `connect 127.0.0.1 PORT` (Debian's tftp-hpa 5.2,
     started without a host, first asks "(to)"; an empty answer dismisses it).
     Returns (rc, output, seconds)."""
     d = os.path.dirname(dest)
-    script = "verbose\n%s\nget gmon.out %s\nquit\n" % (mode, os.path.basename(dest))
+    script = "verbose\n%s\nget %s %s\nquit\n" % (mode, name, os.path.basename(dest))
     args = ["tftp", "127.0.0.1", str(port)]
     if connect:
         script = "\nconnect 127.0.0.1 %d\n" % port + script
@@ -236,16 +236,17 @@ class Raw:
     def error(self, code=0, msg="client gives up"):
         self.send(struct.pack(">HH", ERROR, code) + msg.encode() + b"\0")
 
-    def get(self, timeout=5.0, dup_acks=False, dup_rrq=False, after_first=None, after_ack=None):
-        """A whole read of gmon.out in lock step. Returns (data, None) or (None, why); self.dups
+    def get(self, timeout=5.0, dup_acks=False, dup_rrq=False, after_first=None, after_ack=None,
+            name="gmon.out"):
+        """A whole read of name (gmon.out) in lock step. Returns (data, None) or (None, why); self.dups
         is then the number of copies of an already acknowledged block that arrived (skipped
         here, as a retransmission; a real client may take one for a lost ACK).
         dup_acks: acknowledge every block twice; dup_rrq: send the request twice;
         after_first: called when block 1 has arrived, before it is acknowledged;
         after_ack: called with the block number right after each ACK but the last."""
-        self.rrq()
+        self.rrq(name)
         if dup_rrq:
-            self.rrq()
+            self.rrq(name)
         self.dups = 0
         data, block = b"", 1
         while True:

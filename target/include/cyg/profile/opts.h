@@ -96,9 +96,6 @@ _Static_assert(CYGNUM_PROFILE_STACKS_DEPTH >= 4 && CYGNUM_PROFILE_STACKS_DEPTH <
                "CYGNUM_PROFILE_STACKS_DEPTH must be 4..4096");
 _Static_assert(CYGNUM_PROFILE_STACKS_THREADS >= 1 && CYGNUM_PROFILE_STACKS_THREADS <= 256,
                "CYGNUM_PROFILE_STACKS_THREADS must be 1..256");
-/* (Not yet: the TFTP daemon serves gmon.out alone; gmon.stacks would be lost at each transfer.) */
-_Static_assert(!PROFILE_STACKS || !PROFILE_SNAPSHOT,
-               "CYGPKG_PROFILE_STACKS with the TFTP daemon is not supported yet: extract with gdb");
 _Static_assert(CYGNUM_PROFILE_TFTP_PORT >= 1 && CYGNUM_PROFILE_TFTP_PORT <= 65535,
                "CYGNUM_PROFILE_TFTP_PORT must be 1..65535");
 _Static_assert(CYGNUM_PROFILE_TFTP_HOLD_MS >= 1 && CYGNUM_PROFILE_TFTP_HOLD_MS <= 60000,

@@ -1,6 +1,9 @@
 /*
  * The TFTP daemon (configurations with CYGPKG_PROFILE_TFTP): serves the profiling data as
- * the read-only file "gmon.out" on UDP port CYGNUM_PROFILE_TFTP_PORT, over lwIP.
+ * the read-only file "gmon.out" on UDP port CYGNUM_PROFILE_TFTP_PORT, over lwIP; in the
+ * stack-profiling mode also "gmon.stacks", the calling-context tree that goes with the
+ * last gmon.out delivered (get gmon.out, then gmon.stacks; getting gmon.stacks resets
+ * nothing, and it stays until the next gmon.out is delivered or profile_on/profile_off).
  *
  * profile_on() starts it; it needs the network up first (init_all_network_interfaces(),
  * see <network.h>), as in eCos. Each get takes a snapshot of the data: recording goes on
@@ -40,8 +43,9 @@ int profile_tftp_start(void);
 
 /** What the daemon did since it started. */
 struct profile_tftp_stats {
-    uint32_t transfers;   /**< read requests for gmon.out that started a transfer */
-    uint32_t completed;   /**< transfers whose last block was acknowledged (data reset) */
+    uint32_t transfers;   /**< read requests that started a transfer (either file) */
+    uint32_t completed;   /**< transfers whose last block was acknowledged (gmon.out's:
+                               data reset) */
     uint32_t abandoned;   /**< transfers given up (client error, timeout): data kept; or
                                ended by profile_on()/profile_off(): data discarded */
     uint32_t refused;     /**< requests answered with an error (write, other names, modes) */
@@ -57,6 +61,7 @@ struct profile_tftp_stats {
                                counted in abandoned: data kept) */
     uint32_t denied;      /**< packets from hosts outside CYGDAT_PROFILE_TFTP_ALLOW: requests
                                answered with ERROR 2, the rest dropped */
+    uint32_t stacks_completed;  /**< of completed: gmon.stacks transfers */
 };
 
 /**
