@@ -58,6 +58,15 @@ $(UNIT_DIR)/test_stacks: tests/unit/test_stacks.c $(UNIT_DEPS)
 	  -Wl,--wrap=malloc -Wl,--wrap=memset -lcmocka -o $@
 TESTS     += $(UNIT_DIR)/test_stacks
 TEST_DEPS += $(UNIT_DIR)/test_stacks
+# ... and C++ exceptions unwinding through instrumented frames (the test is C++, built with
+# -finstrument-functions; the core and its probe are C, not instrumented).
+$(UNIT_DIR)/test_stacks_cxx: tests/unit/test_stacks_cxx.cc tests/unit/stacks_cxx_probe.c $(UNIT_DEPS)
+	$(CXX) -std=gnu++17 -g -O1 -Wall -Wextra -fsanitize=address,undefined -fno-omit-frame-pointer \
+	  -finstrument-functions -c tests/unit/test_stacks_cxx.cc -o $@.o
+	$(CC) $(UNIT_CFLAGS) -DPROFILE_SNAPSHOT=0 -DCYGPKG_PROFILE_STACKS=1 $@.o \
+	  tests/unit/stacks_cxx_probe.c $(UNIT_CORE) -Wl,--wrap=malloc -Wl,--wrap=memset -lstdc++ -o $@
+TESTS     += $(UNIT_DIR)/test_stacks_cxx
+TEST_DEPS += $(UNIT_DIR)/test_stacks_cxx
 
 # ---- QEMU end to end: firmware with known call counts, extracted with gdb/gprof.gdb ----
 $(eval $(call firmware,calls,tests/qemu/calls.c,tests/qemu/support.c))

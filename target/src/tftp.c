@@ -716,9 +716,9 @@ int profile_tftp_start(void)
     char a[16];
     ip4addr_ntoa_r(netif_ip4_addr(n), a, sizeof a);
     if (ip4_addr_isany_val(tftpd.allow_mask))
-        printf("profile: TFTP daemon serving gmon.out on %s UDP port %d\n", a, TFTP_PORT);
+        printf("profile: TFTP daemon serving " SERVES " on %s UDP port %d\n", a, TFTP_PORT);
     else
-        printf("profile: TFTP daemon serving gmon.out on %s UDP port %d to %s/%d only\n", a,
+        printf("profile: TFTP daemon serving " SERVES " on %s UDP port %d to %s/%d only\n", a,
                TFTP_PORT, ALLOW_TEXT, ALLOW_PREFIX);
     return 0;
 }
