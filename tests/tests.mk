@@ -298,4 +298,6 @@ ifneq ($(filter $(BOARD),$(TFTP_STACKS_BOARDS)),)
 test-board-deps: $(TB)/fw/tftp-stacks.elf
 endif
 TESTS     += tests/qemu/test_tftp_stacks.py $(foreach b,$(filter-out $(BOARD),$(TFTP_STACKS_BOARDS)),tests/qemu/test_tftp_stacks.py@$(b))
+# ... and gdb halting it at random moments during the gets (the reference board)
+TESTS     += tests/qemu/test_tftp_halts_stacks.py
 TEST_DEPS += $(TB)/fw/tftp-stacks.elf

@@ -6,7 +6,10 @@ then attaches, which halts it there once QEMU runs again), gdb runs gprof_dump a
 detaches. Whatever the moments,
 the gets that completed + the dumps + what remains at the end hold every sample
 (the package's samples_total) and every call of work_a and work_b (the loop's iterations)
-exactly once, and every file's header agrees with its bins.
+exactly once, and every file's header agrees with its bins. In the stack-profiling mode
+(tests/qemu/test_tftp_halts_stacks.py: main(stacks=True)) each completed get is followed by
+a get of gmon.stacks, and the gmon.stacks files (gets, dumps, the rest) hold the same
+totals, each its gmon.out's samples.
 
 Random but repeatable: the seed is fixed, and the moments are host delays, so the points
 hit differ from run to run (tests/qemu/test_sweep.py is the deterministic, exhaustive
@@ -46,11 +49,16 @@ def stopped_dump(tg, ddir):
     return p.returncode, out
 
 
-def main():
+def stacks_of(path):
+    """gmon.stacks beside a gmon.out (NAME.gmon: NAME.stacks)."""
+    return os.path.splitext(path)[0] + ".stacks"
+
+
+def main(fw=None, stacks=False):
     t = h.Tap()
     rng = random.Random(1500)
     gets, dumps = [], []
-    with tl.Target("halts", range_bytes=512 * 1024) as tg:
+    with tl.Target("halts-stacks" if stacks else "halts", fw=fw, range_bytes=512 * 1024) as tg:
         tg.wait_console(r"tftp-app: ready")
         ddir = os.path.join(tg.dir, "dump")
         os.makedirs(ddir)
@@ -74,6 +82,8 @@ def main():
             if os.path.exists(os.path.join(ddir, "gmon.out")):
                 path = os.path.join(tg.dir, "dump%02d.gmon" % i)
                 shutil.move(os.path.join(ddir, "gmon.out"), path)
+                if stacks and os.path.exists(os.path.join(ddir, "gmon.stacks")):
+                    shutil.move(os.path.join(ddir, "gmon.stacks"), stacks_of(path))
                 dumps.append(path)
             else:
                 t.ok(False, "round %d: gprof_dump wrote gmon.out" % i, out[-1500:])
@@ -81,6 +91,8 @@ def main():
             rc, out, secs = result["r"]
             if tl.hpa_ok(rc, out, dest):
                 gets.append(dest)
+                if stacks:
+                    tl.tftp_hpa(tg.port, stacks_of(dest), name="gmon.stacks", timeout=60)
         iterations, samples_total = tg.quiesce()
         rc, out = tg.gdb(["cd " + ddir, "gprof_fetch"])
         final = os.path.join(ddir, "gmon.out")
@@ -94,8 +106,8 @@ def main():
     t.ok(during >= 2, "gdb halted the target during transfers (%d times)" % during)
     t.ok(len(gets) >= rounds // 2, "most gets complete although gdb halts the target "
          "meanwhile (%d of %d)" % (len(gets), rounds))
-    t.eq(stats.get("completed"), len(gets), "the daemon counts as completed exactly the gets "
-         "the client received whole")
+    t.eq(stats.get("completed", 0) - stats.get("stacks_completed", 0), len(gets),
+         "the daemon counts as completed exactly the gets the client received whole")
     files = gets + dumps + [final]
     bad, samples = [], 0
     for f in files:
@@ -118,8 +130,38 @@ def main():
             total += sum(n for (caller, callee), n in cg.items() if callee == fn)
         t.eq(total, iterations, "calls of %s: gets + dumps + what remains = the loop's "
              "iterations" % fn)
+    if stacks:
+        check_stacks(t, elf, files, iterations, samples_total)
     t.ok("lwip: assertion" not in con, "no lwIP assertion on the console", con[-2000:])
     return t.done()
+
+
+def check_stacks(t, elf, files, iterations, samples_total):
+    """The gmon.stacks files: each its gmon.out's samples; calls and samples over all of them
+    the firmware's."""
+    import test_stacks as ts
+    import test_tftp_stacks as tts
+    name_of = tts.namer(elf)
+    missing, mismatched, samples, calls = [], [], 0, {"work_a": 0, "work_b": 0}
+    for f in files:
+        try:
+            hdr, nodes = ts.read_stacks(stacks_of(f))
+        except (OSError, ValueError, KeyError) as err:
+            missing.append((os.path.basename(f), str(err)))
+            continue
+        g = h.gmon_header(f)
+        if (hdr["samples"], hdr["overhead"]) != (g[2], g[3]) or \
+                sum(n[4] for n in nodes) + hdr["overhead"] != hdr["samples"]:
+            mismatched.append((os.path.basename(f), hdr["samples"], g[2]))
+        samples += hdr["samples"]
+        for k, v in tts.work_calls(nodes, name_of).items():
+            calls[k] += v
+    t.ok(missing == [], "a gmon.stacks with every gmon.out (%d)" % len(files), missing)
+    t.ok(mismatched == [], "each gmon.stacks holds its gmon.out's samples, every one in a node",
+         mismatched)
+    t.eq((samples, calls), (samples_total, {"work_a": iterations, "work_b": iterations}),
+         "gmon.stacks: samples and the calls of work_a and work_b over gets + dumps + what "
+         "remains = the target's")
 
 
 if __name__ == "__main__":
