@@ -352,6 +352,9 @@ static const char *check_request(struct pbuf *p, u16_t op, u16_t *code, int *fil
     *file = file_of(name);
     if (*file < 0) {
         *code = ERR_FILE_NOT_FOUND;
+        if (!PROFILE_STACKS && strcmp(name + (name[0] == '/'), file_names[FILE_STACKS]) == 0)
+            return "file not found: gmon.stacks needs the stack-profiling mode "
+                   "(CYGPKG_PROFILE_STACKS); this target serves gmon.out";
         return "file not found: this target serves " SERVES;
     }
     *code = ERR_NOT_DEFINED;

@@ -91,6 +91,10 @@ def main():
         got = replies(port, lambda r: r.rrq(mode="netascii"))
         msg = tl.parse_error(got[0])[1] if got and tl.parse_error(got[0]) else ""
         t.ok("octet" in msg, "the netascii refusal says to use octet mode (%r)" % msg)
+        got = replies(port, lambda r: r.rrq(name="gmon.stacks"))
+        err = tl.parse_error(got[0]) if len(got) == 1 else None
+        t.ok(err is not None and err[0] == 1 and "CYGPKG_PROFILE_STACKS" in err[1],
+             "gmon.stacks without the stack-profiling mode: ERROR 1 naming the option (%r)" % (err,))
 
         # ---- packets that get an error or nothing, never data ----
         def errors_or_nothing(pkts):
