@@ -97,9 +97,11 @@ static uint32_t child_node(struct profile_stacks *t, uint32_t parent, uintptr_t 
         struct profile_stack_node *n = &t->nodes[*at];
         if (n->self == fn && n->from == site) {
             uint32_t i = *at;
-            *at = n->next_sibling;
-            n->next_sibling = *link;
-            *link = i;
+            if (at != link) {
+                *at = n->next_sibling;
+                n->next_sibling = *link;
+                *link = i;
+            }
             return i;
         }
     }
@@ -129,7 +131,7 @@ static void drop_left_frames(struct profile_stacks *t, struct profile_shadow_sta
     }
 }
 
-static void stack_enter(uintptr_t fn, uintptr_t site, uintptr_t sp)
+static inline void stack_enter(uintptr_t fn, uintptr_t site, uintptr_t sp)
 {
     struct profile_state *s = &profile_state;
     struct profile_stacks *t = &profile_stacks;
@@ -166,7 +168,7 @@ static void stack_enter(uintptr_t fn, uintptr_t site, uintptr_t sp)
  * stack pointer cannot tell: GCC may call the exit hook after the epilogue, as a tail
  * call); frames above it were left without their exit (longjmp). None: an exit whose
  * entry was not kept (past DEPTH), matched by depth. */
-static void stack_exit(uintptr_t fn, uintptr_t site)
+static inline void stack_exit(uintptr_t fn, uintptr_t site)
 {
     struct profile_stacks *t = &profile_stacks;
     uint32_t level = HAL_PROFILE_STACK_LEVEL();
@@ -181,36 +183,32 @@ static void stack_exit(uintptr_t fn, uintptr_t site)
         if (f->level != level)
             break;
         if (f->fn == fn && f->site == site) {
-            t->frames_repaired += k->depth - d;
+            if (d != k->depth)
+                t->frames_repaired += k->depth - d;
             k->depth = d - 1;
             return;
         }
     }
 }
 
-/* Both hooks come here: the stack pointer seen at an entry (of a local of this one
- * function) is the instrumented function's less the same amount every time. */
-static __attribute__((noinline)) void stack_event(uintptr_t fn, uintptr_t site, int exit)
+/* The hooks GCC's -finstrument-functions calls (the package is never built with it), each
+ * a masked section of its own, with stack_enter/stack_exit inlined (one call per hook).
+ * The stack pointer an entry sees (a local of this one function) is the instrumented
+ * function's less the same amount every time. */
+void __cyg_profile_func_enter(void *fn, void *call_site)
 {
     volatile char here;
     uintptr_t sp = (uintptr_t)&here;
     hal_profile_irq_state irq = profile_lock();
-    if (exit)
-        stack_exit(fn, site);
-    else
-        stack_enter(fn, site, sp);
+    stack_enter(HAL_PROFILE_PC(fn), HAL_PROFILE_PC(call_site), sp);
     profile_unlock(irq);
-}
-
-/* The hooks GCC's -finstrument-functions calls (the package is never built with it). */
-void __cyg_profile_func_enter(void *fn, void *call_site)
-{
-    stack_event(HAL_PROFILE_PC(fn), HAL_PROFILE_PC(call_site), 0);
 }
 
 void __cyg_profile_func_exit(void *fn, void *call_site)
 {
-    stack_event(HAL_PROFILE_PC(fn), HAL_PROFILE_PC(call_site), 1);
+    hal_profile_irq_state irq = profile_lock();
+    stack_exit(HAL_PROFILE_PC(fn), HAL_PROFILE_PC(call_site));
+    profile_unlock(irq);
 }
 
 int profile_stack_switch(uintptr_t id)
