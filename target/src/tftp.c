@@ -439,6 +439,11 @@ static void offer(const ip_addr_t *addr, u16_t port)
     b[2] = 0;
     b[3] = 1;
     size_t n = file_read(0, b + 4, TFTP_BLOCK);
+    if (snapshot_ended()) {
+        pbuf_free(p);           /* the data went meanwhile (profile_on/profile_off from
+                                   another thread): no block of a mix */
+        return;
+    }
     pbuf_realloc(p, (u16_t)(4 + n));
     udp_sendto(tftpd.pcb, p, addr, port);
     pbuf_free(p);
