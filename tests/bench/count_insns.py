@@ -75,6 +75,10 @@ INTERRUPTED_PC = {
 }
 
 
+def _at_mret():
+    return gdb.execute("x/i $pc", to_string=True).split(":", 1)[-1].split()[:1] == ["mret"]
+
+
 def timer_sample(handler, arch="armv7m", within=None):
     """Instructions of one profile-timer interrupt: from the handler's first instruction
     (the board's BOARD_PROFILE_ISR) until execution is back in the interrupted code. With
@@ -84,10 +88,24 @@ def timer_sample(handler, arch="armv7m", within=None):
     bounds = None
     if within:
         bounds = _function_bounds(int(gdb.parse_and_eval("(unsigned long)&%s" % within)) & ~1)
-    for _ in range(5000):
-        gdb.execute("tbreak *0x%x" % entry, to_string=True)
-        gdb.execute("continue", to_string=True)
-        ret = INTERRUPTED_PC[arch]()
-        if bounds is None or bounds[0] <= (ret & ~1) < bounds[1]:
-            return step_until(lambda pc: (pc & ~1) == ret)
-    raise gdb.GdbError("no interrupt in %s" % within)
+    # The script's own breakpoints are off meanwhile: a stop at one is no interrupt (an
+    # interrupt taken at a breakpoint's instruction returns onto it, and on RISC-V the loop
+    # then met it again and again).
+    gdb.execute("disable", to_string=True)
+    try:
+        for _ in range(5000):
+            gdb.execute("tbreak *0x%x" % entry, to_string=True)
+            gdb.execute("continue", to_string=True)
+            if int(gdb.parse_and_eval("$pc")) & ~1 != entry:
+                continue
+            ret = INTERRUPTED_PC[arch]()
+            if bounds is None or bounds[0] <= (ret & ~1) < bounds[1]:
+                if arch == "riscv":
+                    # The trap returns by mret: counted, not stepped (QEMU's gdbstub does
+                    # not stop after an mret back into code it single-steps), so the count
+                    # is what stepping it would give.
+                    return step_until(lambda pc: (pc & ~1) == ret or _at_mret()) + 1
+                return step_until(lambda pc: (pc & ~1) == ret)
+        raise gdb.GdbError("no interrupt in %s" % within)
+    finally:
+        gdb.execute("enable", to_string=True)
