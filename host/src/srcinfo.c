@@ -2,12 +2,14 @@
  * through libdw, line tables as BFD decodes them: linetab.c), found the way BFD finds
  * them for gprof.  BFD reads compilation units lazily, in .debug_info order, until one
  * holds the address; it remembers the ranges of the units it has read, and of the
- * functions of the units it has looked into (a range touching one the unit already has
- * extends that one), in the order it learnt them, and asks the first unit whose
- * remembered range holds an address.  So the answer can depend on the questions asked
- * before (sections dropped by --gc-sections leave ranges at 0 in early units; assembler
- * output gives Thumb functions ranges one byte past their unit); the same state is kept
- * here, and gprof's questions are asked in gprof's order.  A relative file name is
+ * functions and line sequences of the units it has looked into, in a trie whose leaves
+ * keep them in the order learnt (a range touching or overlapping one of the unit's in
+ * that leaf extends it: addrtrie.c), and asks the units of the address's leaf in that
+ * order.  So the answer can depend on the questions asked before and on where the
+ * leaves' bounds fall (sections dropped by --gc-sections leave ranges at 0 in early
+ * units; assembler output gives Thumb functions ranges one byte past their unit, into
+ * the next unit's first address); the same state is kept here, and gprof's questions
+ * are asked in gprof's order.  A relative file name is
  * prefixed with the unit's compilation directory, as BFD does.
  *
  * A unit is looked into when it is first asked: its line table decoded (the spans of its
@@ -51,21 +53,10 @@ struct srcinfo {
 	size_t ncuranges;
 	size_t *cufirst;        /* per unit: its first entry in curanges (ncus + 1) */
 	size_t nread;           /* units read so far */
-	struct range *known;    /* ranges learnt so far, in the order learnt */
-	size_t nknown, known_cap;
-	size_t **unit_known;    /* per unit: its entries in known (for merging) */
-	size_t *unit_nknown, *unit_cap;
-	/* an index of known by 4 KiB page, rebuilt when known changed */
-	uint64_t (*pages)[2];   /* (page, entry) pairs, sorted */
-	size_t npages, pages_cap;
-	size_t *wide;           /* entries over more than WIDE_PAGES pages, ascending */
-	size_t nwide, wide_cap;
-	size_t *fresh;          /* entries added or grown since the index was made */
-	size_t nfresh, fresh_cap;
+	struct addrtrie trie;   /* the ranges learnt so far, as BFD keeps them */
 	size_t *without;        /* read units without ranges, latest first */
 	size_t nwithout;
-	unsigned *mark;         /* per unit: the question it was last asked */
-	unsigned stamp;
+	unsigned char *mark;    /* per unit: asked already (BFD's unit->mark) */
 	char *path;             /* the last answer */
 	/* the line tables (linetab.c) */
 	const unsigned char *line_sec; /* .debug_line */
@@ -75,124 +66,11 @@ struct srcinfo {
 	size_t last_cu;         /* the unit that gave the last answer */
 };
 
-/* Learn a range of unit CU: extend a range of the unit it touches or overlaps (in place,
- * so it keeps its rank), or add it at the end (BFD's insert_arange_in_trie). */
-static void mark_fresh(struct srcinfo *si, size_t e)
-{
-	if (si->nfresh == si->fresh_cap) {
-		si->fresh_cap = si->fresh_cap ? 2 * si->fresh_cap : 64;
-		si->fresh = xrealloc(si->fresh, si->fresh_cap * sizeof *si->fresh);
-	}
-	si->fresh[si->nfresh++] = e;
-}
-
+/* Learn a range of unit CU (BFD's arange_add into its trie). */
 static void learn(struct srcinfo *si, uint64_t lo, uint64_t hi, size_t cu)
 {
-	if (hi <= lo)
-		return;
-	for (size_t j = 0; j < si->unit_nknown[cu]; j++) {
-		size_t e = si->unit_known[cu][j];
-		struct range *k = &si->known[e];
-		if (lo == k->lo || hi == k->hi || (lo <= k->lo ? k->lo <= hi : lo <= k->hi)) {
-			if (lo < k->lo || hi > k->hi) {
-				if (lo < k->lo)
-					k->lo = lo;
-				if (hi > k->hi)
-					k->hi = hi;
-				mark_fresh(si, e);
-			}
-			return;
-		}
-	}
-	mark_fresh(si, si->nknown);
-	if (si->nknown == si->known_cap) {
-		si->known_cap = si->known_cap ? 2 * si->known_cap : 256;
-		si->known = xrealloc(si->known, si->known_cap * sizeof *si->known);
-	}
-	if (si->unit_nknown[cu] == si->unit_cap[cu]) {
-		si->unit_cap[cu] = si->unit_cap[cu] ? 2 * si->unit_cap[cu] : 4;
-		si->unit_known[cu] = xrealloc(si->unit_known[cu], si->unit_cap[cu] * sizeof(size_t));
-	}
-	si->unit_known[cu][si->unit_nknown[cu]++] = si->nknown;
-	si->known[si->nknown++] = (struct range){lo, hi, cu};
-}
-
-#define PAGE_SHIFT 12
-#define WIDE_PAGES 64
-
-static int cmp_pair(const void *l, const void *r)
-{
-	const uint64_t *a = l, *b = r;
-	if (a[0] != b[0])
-		return a[0] < b[0] ? -1 : 1;
-	return a[1] < b[1] ? -1 : a[1] > b[1];
-}
-
-static void reindex(struct srcinfo *si)
-{
-	si->npages = si->nwide = 0;
-	for (size_t i = 0; i < si->nknown; i++) {
-		uint64_t p0 = si->known[i].lo >> PAGE_SHIFT, p1 = (si->known[i].hi - 1) >> PAGE_SHIFT;
-		if (p1 - p0 >= WIDE_PAGES) {
-			if (si->nwide == si->wide_cap) {
-				si->wide_cap = si->wide_cap ? 2 * si->wide_cap : 64;
-				si->wide = xrealloc(si->wide, si->wide_cap * sizeof *si->wide);
-			}
-			si->wide[si->nwide++] = i;
-			continue;
-		}
-		for (uint64_t p = p0; p <= p1; p++) {
-			if (si->npages == si->pages_cap) {
-				si->pages_cap = si->pages_cap ? 2 * si->pages_cap : 1024;
-				si->pages = xrealloc(si->pages, si->pages_cap * sizeof *si->pages);
-			}
-			si->pages[si->npages][0] = p;
-			si->pages[si->npages][1] = i;
-			si->npages++;
-		}
-	}
-	if (si->npages > 1)
-		qsort(si->pages, si->npages, sizeof *si->pages, cmp_pair);
-	si->nfresh = 0;
-}
-
-/* The first learnt range after entry AFTER (or from the start, AFTER == SIZE_MAX)
- * that holds ADDR, in the order learnt; SIZE_MAX if none. */
-static size_t next_known(struct srcinfo *si, uint64_t addr, size_t after)
-{
-	if (si->nfresh > 256 + si->nknown / 4)
-		reindex(si);      /* fresh entries are looked at one by one until then */
-	size_t from = after == SIZE_MAX ? 0 : after + 1, best = SIZE_MAX;
-	uint64_t page = addr >> PAGE_SHIFT;
-	size_t lo = 0, hi = si->npages;       /* first pair >= (page, from) */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (si->pages[mid][0] < page || (si->pages[mid][0] == page && si->pages[mid][1] < from))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i < si->npages && si->pages[i][0] == page; i++) {
-		const struct range *k = &si->known[si->pages[i][1]];
-		if (k->lo <= addr && addr < k->hi) {
-			best = si->pages[i][1];
-			break;
-		}
-	}
-	for (size_t i = 0; i < si->nwide && si->wide[i] < best; i++) {
-		const struct range *k = &si->known[si->wide[i]];
-		if (si->wide[i] >= from && k->lo <= addr && addr < k->hi) {
-			best = si->wide[i];
-			break;
-		}
-	}
-	for (size_t i = 0; i < si->nfresh; i++) {
-		size_t e = si->fresh[i];
-		const struct range *k = &si->known[e];
-		if (e >= from && e < best && k->lo <= addr && addr < k->hi)
-			best = e;
-	}
-	return best;
+	if (hi > lo)
+		addrtrie_add(&si->trie, cu, lo, hi);
 }
 
 /* Where .debug_line is, for linetab_read (line_sec NULL: not there, or not readable). */
@@ -260,9 +138,6 @@ struct srcinfo *srcinfo_open(int fd)
 	si->funcs = xcalloc(si->ncus + 1, sizeof *si->funcs);
 	si->without = xmalloc((si->ncus + 1) * sizeof *si->without);
 	si->mark = xcalloc(si->ncus + 1, sizeof *si->mark);
-	si->unit_known = xcalloc(si->ncus + 1, sizeof *si->unit_known);
-	si->unit_nknown = xcalloc(si->ncus + 1, sizeof *si->unit_nknown);
-	si->unit_cap = xcalloc(si->ncus + 1, sizeof *si->unit_cap);
 	si->lines = xcalloc(si->ncus + 1, sizeof *si->lines);
 	si->last_cu = SIZE_MAX;
 	find_line_section(si);
@@ -426,14 +301,17 @@ int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *li
 	if (!si)
 		return 0;
 	int r;
-	si->stamp++;
-	/* the units whose learnt ranges hold the address, in the order learnt (asking a
-	 * unit can teach more ranges: they are looked at too) */
-	for (size_t i = next_known(si, addr, SIZE_MAX); i != SIZE_MAX; i = next_known(si, addr, i)) {
-		size_t cu = si->known[i].cu;
-		if (si->mark[cu] == si->stamp)
+	/* the units of the leaf that holds the address whose ranges there hold it, in the
+	 * leaf's order (asking a unit can add ranges to the leaf: they are looked at too) */
+	const struct addrtrie_node *leaf = addrtrie_leaf(&si->trie, addr);
+	for (size_t i = 0; i < addrtrie_leaf_size(leaf); i++)
+		si->mark[addrtrie_leaf_range(leaf, i)->cu] = 0;
+	for (size_t i = 0; i < addrtrie_leaf_size(leaf); i++) {
+		const struct addrtrie_range *k = addrtrie_leaf_range(leaf, i);
+		size_t cu = k->cu;
+		if (si->mark[cu] || addr < k->lo || addr >= k->hi)
 			continue;
-		si->mark[cu] = si->stamp;
+		si->mark[cu] = 1;
 		if ((r = answer(si, cu, addr, file, line)) != 0)
 			return r > 0;
 	}
@@ -483,18 +361,11 @@ void srcinfo_close(struct srcinfo *si)
 	free(si->cus);
 	free(si->cufirst);
 	free(si->curanges);
-	free(si->known);
+	addrtrie_free(&si->trie);
 	for (size_t i = 0; i < si->ncus; i++) {
-		free(si->unit_known[i]);
 		linetab_free(si->lines[i]);
 	}
 	free(si->lines);
-	free(si->unit_known);
-	free(si->unit_nknown);
-	free(si->unit_cap);
-	free(si->pages);
-	free(si->wide);
-	free(si->fresh);
 	free(si->without);
 	free(si->mark);
 	free(si->path);

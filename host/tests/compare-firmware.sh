@@ -115,28 +115,6 @@ if [ ${#pairs[@]} -eq 0 ]; then
 	exit 0
 fi
 cd "$W" || exit 1
-# A known gap of tgprof's -l (line by line): for newlib's __swbuf_r in some layouts (the
-# reference firmware at the commit that added the stack-profiling mode: 0x83fc on
-# mps2-an386) BFD's line lookup answers addresses tgprof's does not (0x83fc-0x8404), so
-# gprof has two entries where tgprof has one. Reported as a TODO (TAP: an expected
-# failure) only when the files differ in nothing else: those entries left out and the
-# index numbers after them, which shift, ignored.
-KNOWN_LINE_GAP="__swbuf_r"
-known_line_gap() {
-	case " $1 " in *" -l "*) ;; *) return 1 ;; esac
-	cmp -s ref.rc our.rc || return 1
-	local f
-	for f in ref our; do
-		# the report up to the index, then the index's entries one a line (it is laid
-		# out in columns, which one entry less reflows), each without its number
-		{ sed '/^Index by function name/q' "$f.out"
-		  sed -n '/^Index by function name/,$p' "$f.out" | grep -o '\[[0-9]*\] [^[]*' |
-		  sed 's/ *$//; s/^\[[0-9]*\]/[]/' | LC_ALL=C sort; } |
-		  grep -v " $KNOWN_LINE_GAP (" | sed 's/\[[0-9]*\]/[]/g' > "$f.gap"
-	done
-	cmp -s ref.gap our.gap
-}
-todo() { n=$((n + 1)); echo "not ok $n - $1 # TODO"; }
 k=0
 for p in "${pairs[@]}"; do
 	name=${names[k]} gp=${gprofs[k]}
@@ -153,9 +131,6 @@ for p in "${pairs[@]}"; do
 			nok "$name [$o]: sanitizer report"
 		elif cmp -s ref.out our.out && cmp -s ref.rc our.rc; then
 			ok "$name [$o]"
-		elif known_line_gap "$o"; then
-			todo "$name [$o]: differs only in the line entries of $KNOWN_LINE_GAP (known: see below)"
-			diff ref.out our.out | head -6 | sed 's/^/# /'
 		else
 			nok "$name [$o]: differs"; diff ref.out our.out | head -10 | sed 's/^/# /'
 		fi

@@ -146,4 +146,52 @@ else
 	ok "--gc-sections, RISC-V # SKIP riscv64-unknown-elf-gcc is not installed"
 fi
 cd "$W" || exit 1
+
+# ---- BFD's trie of unit ranges: a unit boundary at a leaf's edge -----------------------
+# The assembler gives a Thumb function the range [start | 1, end | 1): one byte into the
+# next unit.  BFD keeps the ranges it learns in a trie whose leaves each keep their own
+# order (host/src/addrtrie.c): where the next unit starts a leaf, the function's range
+# comes after that unit's there, so BFD asks the next unit first about its first address
+# and gets its line.  tgprof kept one order for all addresses, asked the assembler's unit
+# (which has the function there but no row) and had no line at that address (newlib's
+# memcpy-armv7m.S before memmove.c in the TFTP firmware, __swbuf_r on mps2-an386).  Here:
+# 40 one-function C units around an assembler unit that ends at 0x8100, the unit after it
+# read from .debug_info after the assembler's.
+if command -v arm-none-eabi-gcc > /dev/null && command -v arm-none-eabi-gprof > /dev/null; then
+	mkdir trie && cd trie || exit 1
+	A=(-mcpu=cortex-m3 -mthumb)
+	printf '\t.syntax unified\n\t.thumb\n\t.text\n\t.global _start\n\t.thumb_func\n_start:\n\tb _start\n' > start.S
+	printf '\t.syntax unified\n\t.thumb\n\t.text\n\t.global asmfn\n\t.type asmfn, %%function\n\t.thumb_func\nasmfn:\n\tadds r0, r0, #1\n\tadds r0, r0, #2\n\tadds r0, r0, #3\n\tbx lr\n\t.size asmfn, .-asmfn\n' > a.S
+	printf 'SECTIONS {\n . = 0x8000;\n .text : {\n  start.o(.text*) u0*.o(.text*) u1*.o(.text*)\n  . = 0xf8;\n  a.o(.text*) u2*.o(.text*) u3*.o(.text*)\n }\n}\n' > t.ld
+	built=1
+	for i in $(seq -w 0 39); do
+		echo "int f$i(int x) { return x * 1$i + 1; }" > "u$i.c"
+		arm-none-eabi-gcc "${A[@]}" -O2 -g -c "u$i.c" -o "u$i.o" || built=0
+	done
+	arm-none-eabi-gcc "${A[@]}" -g -c a.S -o a.o && arm-none-eabi-gcc "${A[@]}" -c start.S -o start.o &&
+		arm-none-eabi-gcc "${A[@]}" -nostdlib -T t.ld -Wl,-e,_start start.o u0*.o u1*.o a.o u2*.o u3*.o -o t.elf &&
+		"$G" gmon t.elf t.gmon -s 5 -a 20 -n 300 -k 2 || built=0
+	if [ $built = 0 ]; then
+		nok "building the Thumb program with a unit boundary at 0x8100"
+	elif ! arm-none-eabi-nm t.elf | grep -q '^00008100 T f20$'; then
+		nok "the Thumb program: f20 is not at 0x8100 (the toolchain changed?)"
+	else
+		bad=''
+		for o in "-l -b -z" "-l -b"; do
+			# shellcheck disable=SC2086
+			arm-none-eabi-gprof $o t.elf t.gmon > ref.out 2> /dev/null
+			# shellcheck disable=SC2086
+			"$T" $o t.elf t.gmon > our.out 2> err.txt
+			sanitizer_clean err.txt && cmp -s ref.out our.out || bad="$bad [$o]"
+		done
+		if [ -z "$bad" ]; then
+			ok "Thumb assembler unit ending at a trie leaf's edge: lines as arm-none-eabi-gprof's"
+		else
+			nok "Thumb unit boundary at 0x8100: differs from arm-none-eabi-gprof with$bad: $(diff ref.out our.out | head -4 | tr '\n' ' ')"
+		fi
+	fi
+	cd "$W" || exit 1
+else
+	ok "Thumb unit boundary # SKIP arm-none-eabi-gcc or its gprof is not installed"
+fi
 echo "1..$n"
