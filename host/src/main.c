@@ -386,9 +386,10 @@ int main(int argc, char **argv)
 	const char *stacks_path = o.stacks ? o.stacks : (beside = stacks_beside(&prof));
 	if (stacks_path && stacks_read(&stacks, stacks_path))
 		goto out;
-	if (stacks_path && !stacks_matches_gmon(&stacks, &prof, !o.stacks))
-		goto out;       /* --stacks named it: an error; found beside: ignored */
-	if (stacks_path && stacks.path)
+	int fit = stacks_path ? stacks_fit_gmon(&stacks, &prof, o.stacks != NULL) : 1;
+	if (fit < 0)
+		goto out;       /* --stacks named it: an error; found beside: ignored (1) */
+	if (fit == 0)
 		a.stacks = &stacks;
 	if (prof.nbbs && o.lines)
 		bb_assign(&tab, &prof);

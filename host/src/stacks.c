@@ -3,7 +3,6 @@
  * the file and the offset.  And the measured call graph: each arc's share of a function's
  * time from the tree, instead of gprof's estimate from call counts. */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tgprof.h"
@@ -100,29 +99,25 @@ int stacks_read(struct stacks *st, const char *path)
 /* Does the tree go with the gmon files read? Its header repeats gmon.out's samples and
  * overhead (the same snapshot): a tree of another moment (over TFTP: a gmon.stacks got
  * after another gmon.out; or an old one left beside) would give measured times that are
- * not this profile's. 1 if it does. If not: a tree found beside the gmon file is released
- * (st->path NULL) with a warning, and 1; a tree named on the command line is an error, 0. */
-int stacks_matches_gmon(struct stacks *st, const struct profile *p, int found_beside)
+ * not this profile's. 0 if it does; else, said on standard error, -1 for a tree named on
+ * the command line (an error) and 1 for one found beside the gmon file (a warning: the
+ * caller goes on without it). */
+int stacks_fit_gmon(const struct stacks *st, const struct profile *p, int named)
 {
 	uint64_t sum[3];
 	gmon_counters(p, sum);
 	if (sum[0] == st->samples && sum[1] == st->overhead)
-		return 1;
-	char why[160];
-	snprintf(why, sizeof why, "%u samples and %u overhead, but %s%s holds %llu and %llu",
-		 st->samples, st->overhead, p->files[0].name,
-		 p->nfiles > 1 ? " and the other gmon files" : "",
-		 (unsigned long long)sum[0], (unsigned long long)sum[1]);
-	if (!found_beside) {
-		error("%s: offset 24: %s: not the tree of this profile (over TFTP: get "
-		      "gmon.stacks right after its gmon.out)", st->path, why);
 		return 0;
-	}
-	warning("%s: offset 24: %s: not the tree of this profile, ignored (over TFTP: get "
-		"gmon.stacks right after its gmon.out)", st->path, why);
-	stacks_release(st);
-	st->path = NULL;
-	return 1;
+#define NOT_THIS "%s: offset 24: %u samples and %u overhead, but %s%s holds %llu and " \
+	"%llu: not the tree of this profile%s (over TFTP: get gmon.stacks right after its gmon.out)"
+#define NOT_THIS_ARGS st->path, st->samples, st->overhead, p->files[0].name, \
+	p->nfiles > 1 ? " and the other gmon files" : "", (unsigned long long)sum[0], \
+	(unsigned long long)sum[1]
+	if (named)
+		error(NOT_THIS, NOT_THIS_ARGS, "");
+	else
+		warning(NOT_THIS, NOT_THIS_ARGS, ", ignored");
+	return named ? -1 : 1;
 }
 
 /* The target's loss counters, on standard error when not zero. */

@@ -290,7 +290,7 @@ struct stacks {
 	struct stack_node *nodes;  /* n, parents first */
 };
 int stacks_read(struct stacks *st, const char *path);
-int stacks_matches_gmon(struct stacks *st, const struct profile *p, int found_beside);
+int stacks_fit_gmon(const struct stacks *st, const struct profile *p, int named);
 int stacks_decode_nodes(struct stacks *st, const unsigned char *b);
 void stacks_release(struct stacks *st);
 void stacks_report(const struct stacks *st);

@@ -324,23 +324,24 @@ void profile_stack_sample(void);
 /* Zeroes the tree's counts, keeping its nodes (profile_clear, in a lock section). */
 void profile_stack_clear(void);
 /* A snapshot's share (snapshot.c, in its lock sections): freeze moves the live counts
- * aside (with gmon.out's data, profile_frozen filled); thaw drops them (delivered), keeps
- * them for the TFTP daemon's gmon.stacks (delivered and keep) or adds them back; forget
+ * aside (with gmon.out's data, profile_frozen filled); thaw (delivered: as
+ * profile_snapshot_release's) drops them, keeps them for the TFTP daemon's gmon.stacks
+ * (PROFILE_SNAPSHOT_DELIVERED_GMON) or adds them back; forget
  * drops them and the kept ones when profile_on/profile_off end the snapshot. */
 void profile_stack_freeze(void);
-void profile_stack_thaw(int delivered, int keep);
+void profile_stack_thaw(int delivered);
 void profile_stack_forget(void);
 /* Drops every node no live frame needs (profile_on/profile_off, in a lock section). */
 void profile_stack_compact(void);
 /* The frozen tree as gmon.stacks (write.c): its size (0: none frozen) and a piece of it. */
 size_t profile_stacks_image_size(void);
 size_t profile_stacks_image_read(size_t offset, void *buf, size_t len);
-/* The kept tree (the TFTP daemon's gmon.stacks): its size (0: none kept) and the
- * generation of the kept counts, which a piece is read from (0 bytes, and
- * profile_stacks_kept_ended nonzero, once they changed). lwIP's context; no lock: the
- * memory is static, and a read that raced a change is discarded by the check after it. */
+/* The kept tree (the TFTP daemon's gmon.stacks): its size (0: none kept) with the
+ * generation of the kept counts, and a piece of it. lwIP's context; no lock: the memory
+ * is static, and a read is good only if profile_stacks_kept_ended(generation) is still 0
+ * after it (the caller checks). */
 size_t profile_stacks_kept_size(uint32_t *generation);
-size_t profile_stacks_kept_read(uint32_t generation, size_t offset, void *buf, size_t len);
+size_t profile_stacks_kept_read(size_t offset, void *buf, size_t len);
 int profile_stacks_kept_ended(uint32_t generation);
 #define PROFILE_STACK_SAMPLE() profile_stack_sample()
 #else

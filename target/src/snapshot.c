@@ -212,7 +212,7 @@ void profile_snapshot_release(struct profile_gmon_reader *r, int delivered)
     memset(f, 0, sizeof *f);
 #if PROFILE_STACKS
     /* (merged back whole, in this one step: the tree's counts are no bins to step over) */
-    profile_stack_thaw(delivered, delivered == PROFILE_SNAPSHOT_DELIVERED_GMON);
+    profile_stack_thaw(delivered);
 #endif
     profile_unlock(irq);
 }

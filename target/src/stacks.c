@@ -37,6 +37,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <cyg/profile/gmon.h>
 #include "profile_priv.h"
 
 #if PROFILE_STACKS
@@ -324,7 +325,7 @@ static uint32_t add_sat(uint32_t a, uint32_t b)
     return a + b < a ? UINT32_MAX : a + b;
 }
 
-void profile_stack_thaw(int delivered, int keep)
+void profile_stack_thaw(int delivered)
 {
     struct profile_stacks *t = &profile_stacks;
     if (!frozen->valid)
@@ -341,14 +342,12 @@ void profile_stack_thaw(int delivered, int keep)
         t->switches_lost = add_sat(t->switches_lost, frozen->switches_lost);
     }
 #if PROFILE_TFTP
-    if (delivered && keep) {
+    if (delivered == PROFILE_SNAPSHOT_DELIVERED_GMON) {
         struct tree_counts *was_kept = kept;
         kept = frozen;
         frozen = was_kept;
         kept_generation++;
     }
-#else
-    (void)keep;
 #endif
     frozen->valid = 0;
 }
@@ -510,10 +509,8 @@ size_t profile_stacks_kept_size(uint32_t *generation)
     return image_size(kept);
 }
 
-size_t profile_stacks_kept_read(uint32_t generation, size_t offset, void *buf, size_t len)
+size_t profile_stacks_kept_read(size_t offset, void *buf, size_t len)
 {
-    if (generation != kept_generation)
-        return 0;
     return image_read(kept, offset, buf, len);
 }
 

@@ -137,12 +137,12 @@ static struct {
 
 /* ---- the file, through lwIP's callbacks -------------------------------------------------- */
 
-/* The file a request names (FILE_GMON, FILE_STACKS), or -1 if none served here. */
+/* The file a request names (FILE_GMON, FILE_STACKS: served if below NFILES), or -1. */
 static int file_of(const char *name)
 {
     if (name[0] == '/')
         name++;
-    for (int f = 0; f < NFILES; f++)
+    for (int f = 0; f < (int)(sizeof file_names / sizeof file_names[0]); f++)
         if (strcmp(name, file_names[f]) == 0)
             return f;
     return -1;
@@ -163,7 +163,7 @@ static void *tftp_open(const char *fname, const char *mode, u8_t is_write)
 {
     /* The filter has refused anything else already; this is the last line. */
     int file = file_of(fname);
-    if (is_write || file < 0 || strcasecmp(mode, "octet") != 0)
+    if (is_write || file < 0 || file >= NFILES || strcasecmp(mode, "octet") != 0)
         return NULL;
     if (tftpd.handover) {
         tftpd.handover = 0;     /* take_over(): the same file, for another client */
@@ -204,7 +204,7 @@ static size_t file_read(size_t offset, void *buf, size_t len)
 {
 #if PROFILE_STACKS
     if (tftpd.file == FILE_STACKS)
-        return profile_stacks_kept_read(tftpd.stacks_generation, offset, buf, len);
+        return profile_stacks_kept_read(offset, buf, len);
 #endif
     return profile_gmon_read(&tftpd.reader, offset, buf, len);
 }
@@ -350,9 +350,9 @@ static const char *check_request(struct pbuf *p, u16_t op, u16_t *code, int *fil
         return "read-only: this target serves " SERVES " for reading";
     }
     *file = file_of(name);
-    if (*file < 0) {
+    if (*file < 0 || *file >= NFILES) {
         *code = ERR_FILE_NOT_FOUND;
-        if (!PROFILE_STACKS && strcmp(name + (name[0] == '/'), file_names[FILE_STACKS]) == 0)
+        if (*file == FILE_STACKS)
             return "file not found: gmon.stacks needs the stack-profiling mode "
                    "(CYGPKG_PROFILE_STACKS); this target serves gmon.out";
         return "file not found: this target serves " SERVES;

@@ -46,6 +46,18 @@ def symbols(elf):
                   if len(f) == 3 and f[1] in "tTwW")
 
 
+def namer(elf):
+    """name_of(pc): the ELF's function holding pc (Thumb bit ignored), else hex."""
+    import bisect
+    syms = symbols(elf)
+    addrs = [a for a, _ in syms]
+
+    def name_of(pc):
+        i = bisect.bisect_right(addrs, pc & ~1) - 1
+        return syms[i][1] if i >= 0 else "0x%x" % pc
+    return name_of
+
+
 def read_stacks(path):
     """(header dict, [(parent, self, from, calls, samples)]) of a gmon.stacks, or raises."""
     b = open(path, "rb").read()
@@ -242,14 +254,7 @@ def check_tgprof(t, elf, stacks, name_of):
 
 def main():
     t = h.Tap()
-    syms = symbols(os.path.join(h.FW_DIR, "stacks-mode.elf"))
-    addrs = [a for a, _ in syms]
-
-    def name_of(pc):
-        import bisect
-        i = bisect.bisect_right(addrs, pc) - 1
-        return syms[i][1] if i >= 0 else "0x%x" % pc
-
+    name_of = namer(os.path.join(h.FW_DIR, "stacks-mode.elf"))
     elf = os.path.join(h.FW_DIR, "stacks-mode.elf")
     con, out = run(elf, OUT, t)
     m = re.search(r"stacks: phase 1, (\d+) handler calls, (\d+) nested", con)

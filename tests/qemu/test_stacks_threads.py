@@ -15,7 +15,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness as h  # noqa: E402
-from test_stacks import check_file, paths, symbols, OUT as STACKS_OUT  # noqa: E402
+from test_stacks import check_file, namer, paths, OUT as STACKS_OUT  # noqa: E402
 
 N = {}
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "threads.h")) as f:
@@ -37,13 +37,7 @@ def run(out_dir, hook):
 
 def main():
     t = h.Tap()
-    syms = symbols(ELF)
-    addrs = [a for a, _ in syms]
-
-    def name_of(pc):
-        import bisect
-        i = bisect.bisect_right(addrs, pc) - 1
-        return syms[i][1] if i >= 0 else "0x%x" % pc
+    name_of = namer(ELF)
 
     con, out = run(OUT, 1)
     m = re.search(r"threads: done, (\d+) switches", con)

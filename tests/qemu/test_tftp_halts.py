@@ -141,7 +141,7 @@ def check_stacks(t, elf, files, iterations, samples_total):
     the firmware's."""
     import test_stacks as ts
     import test_tftp_stacks as tts
-    name_of = tts.namer(elf)
+    name_of = ts.namer(elf)
     missing, mismatched, samples, calls = [], [], 0, {"work_a": 0, "work_b": 0}
     for f in files:
         try:

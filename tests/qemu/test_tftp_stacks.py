@@ -33,17 +33,6 @@ import test_stacks as ts  # noqa: E402
 FW = os.path.join(h.FW_DIR, "tftp-stacks.elf")
 
 
-def namer(elf):
-    import bisect
-    syms = ts.symbols(elf)
-    addrs = [a for a, _ in syms]
-
-    def name_of(pc):
-        i = bisect.bisect_right(addrs, pc & ~1) - 1
-        return syms[i][1] if i >= 0 else "0x%x" % pc
-    return name_of
-
-
 def work_calls(nodes, name_of):
     """{callee: calls} of the tree's nodes of work_a and work_b."""
     out = {}
@@ -91,7 +80,7 @@ def check_pair(t, elf, gmon, stacks, name_of, what):
 def main():
     t = h.Tap()
     elf_src = FW
-    name_of = namer(elf_src)
+    name_of = ts.namer(elf_src)
     files = []      # (gmon.out, gmon.stacks) pairs, in order
     with tl.Target("stacks", fw=elf_src) as tg:
         tg.wait_console(r"tftp-app: ready")
