@@ -301,3 +301,4 @@ TESTS     += tests/qemu/test_tftp_stacks.py $(foreach b,$(filter-out $(BOARD),$(
 # ... and gdb halting it at random moments during the gets (the reference board)
 TESTS     += tests/qemu/test_tftp_halts_stacks.py
 TEST_DEPS += $(TB)/fw/tftp-stacks.elf
+include tests/truth.mk

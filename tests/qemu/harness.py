@@ -75,12 +75,13 @@ def free_port():
 
 class Qemu:
     """A firmware booted halted in QEMU, with its gdb stub on a free port; cwd: QEMU's
-    current directory (where semihosting's files go)."""
+    current directory (where semihosting's files go); icount: run-qemu's -icount shift."""
 
-    def __init__(self, elf, log, extra=(), cwd=None):
+    def __init__(self, elf, log, extra=(), cwd=None, icount=None):
         self.port = free_port()
         self.log = open(log, "w")
-        self.proc = subprocess.Popen([RUN_QEMU, "--gdb", str(self.port), "--halt", elf] + list(extra),
+        shift = ["--icount", str(icount)] if icount is not None else []
+        self.proc = subprocess.Popen([RUN_QEMU, "--gdb", str(self.port), "--halt"] + shift + [elf] + list(extra),
                                      stdin=subprocess.DEVNULL, stdout=self.log,
                                      stderr=subprocess.STDOUT, cwd=cwd)
         deadline = time.time() + 10

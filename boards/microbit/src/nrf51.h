@@ -51,7 +51,8 @@
 
 /* ---- the board's drivers --------------------------------------------------------------- */
 /* nrf51_timer.c: a TIMER as a periodic interrupt source (the profile and the fast timer). */
-int nrf51_timer_start(uint32_t base, int irq, int interval_us, int min_us, unsigned priority);
+int nrf51_timer_start(uint32_t base, int irq, int interval_us, int min_us, unsigned priority,
+                      uint32_t ticks_max);
 void nrf51_timer_stop(uint32_t base, int irq);
 /* clock.c, uart.c: started by board_init(). */
 void nrf51_clock_init(void);

@@ -8,6 +8,8 @@
  * prescaler is the smallest that fits the interval in 65535 ticks: N us is exactly
  * 16 * N / 2^PRESCALER ticks for PRESCALER <= 4 (N <= 65535 us); above that the interval is
  * rounded to the nearest tick of 2^(PRESCALER - 4) us, and clamped at 65535 ticks of 32 us.
+ * A caller may ask for periods of at most ticks_max ticks (the profile timer's dithered
+ * periods reach twice the interval): the prescaler is then the smallest that fits that.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -17,24 +19,25 @@
 
 #define TIMER_TICKS_MAX 0xFFFFu /* 16-bit mode */
 #define TICKS_PER_US (BOARD_NRF51_TIMER_CLOCK_HZ / 1000000u)
-#define TIMER_MAX_US ((TIMER_TICKS_MAX << NRF51_TIMER_PRESCALER_MAX) / TICKS_PER_US) /* 2097120 */
 _Static_assert(BOARD_NRF51_TIMER_CLOCK_HZ == 16000000u, "the interval maths assume 16 ticks per us");
 
-int nrf51_timer_start(uint32_t base, int irq, int interval_us, int min_us, unsigned priority)
+int nrf51_timer_start(uint32_t base, int irq, int interval_us, int min_us, unsigned priority,
+                      uint32_t ticks_max)
 {
     if (interval_us <= 0)
         return -EINVAL;
     if (interval_us < min_us)
         interval_us = min_us;
-    if ((uint32_t)interval_us > TIMER_MAX_US)
-        interval_us = (int)TIMER_MAX_US;
+    uint32_t max_us = (ticks_max << NRF51_TIMER_PRESCALER_MAX) / TICKS_PER_US;
+    if ((uint32_t)interval_us > max_us)
+        interval_us = (int)max_us;
     uint32_t ticks16 = (uint32_t)interval_us * TICKS_PER_US; /* at 16 MHz: < 2^25 */
     unsigned prescaler = 0;
-    while ((ticks16 >> prescaler) > TIMER_TICKS_MAX)
+    while ((ticks16 >> prescaler) > ticks_max)
         prescaler++;
     uint32_t ticks = (ticks16 + ((1u << prescaler) >> 1)) >> prescaler;  /* nearest */
-    if (ticks > TIMER_TICKS_MAX)
-        ticks = TIMER_TICKS_MAX;
+    if (ticks > ticks_max)
+        ticks = ticks_max;
 
     NRF51_TIMER_TASKS_STOP(base) = NRF51_TASK_TRIGGER;
     NRF51_TIMER_INTENCLR(base) = 0xFFFFFFFFu;
@@ -64,7 +67,8 @@ void nrf51_timer_stop(uint32_t base, int irq)
 
 int board_fast_timer_start(int interval_us, unsigned priority)
 {
-    return nrf51_timer_start(BOARD_FAST_TIMER_BASE, BOARD_FAST_TIMER_IRQ, interval_us, 1, priority);
+    return nrf51_timer_start(BOARD_FAST_TIMER_BASE, BOARD_FAST_TIMER_IRQ, interval_us, 1, priority,
+                             TIMER_TICKS_MAX);
 }
 
 void board_fast_timer_stop(void)

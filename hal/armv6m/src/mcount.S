@@ -114,6 +114,7 @@ __gnu_mcount_nc:
         beq     1f
         str     r7, [r4]
 1:      msr     primask, r3
+        isb                             /* a sample held back is taken here: the stub's */
         mov     r2, lr
         str     r2, [sp, #32]           /* the pushed word's slot: where pc comes from */
         mov     lr, r1                  /* the pushed word, in lr */
@@ -127,6 +128,7 @@ __gnu_mcount_nc:
         beq     .Lfound
 .Lmiss:
         msr     primask, r3
+        isb
         pop     {r0-r7}
         .cfi_adjust_cfa_offset -32
         .cfi_restore r4

@@ -57,8 +57,9 @@ __vectors:
  * its EOI.
  *
  * The profile timer (BOARD_PROFILE_TIMER_IRQ, GIC level 0, the most urgent) is sampled
- * right here, in IRQ mode with IRQs masked: acknowledge the timer (one word store), then
- * __profile_hit(the interrupted PC, from the banked lr), EOI, return. No VFP state is saved:
+ * right here, in IRQ mode with IRQs masked: the board's BOARD_PROFILE_TIMER_SAMPLE(the
+ * interrupted PC, from the banked lr) acknowledges the timer, gives it its next period and
+ * calls __profile_hit; then EOI, return. No VFP state is saved:
  * the package is built -mgeneral-regs-only.
  *
  * Every other interrupt: the IAR value and SPSR_irq join the frame (a nested interrupt
@@ -96,11 +97,8 @@ armv7a_irq_entry:
         cmp     r0, #BOARD_PROFILE_TIMER_IRQ /* (a peripheral's IAR value is its ID) */
         bne     .Lirq_handler
         /* The sample. */
-        ldr     r1, =BOARD_PROFILE_TIMER_ACK_REG
-        mov     r2, #BOARD_PROFILE_TIMER_ACK_VALUE
-        str     r2, [r1]
         mov     r0, lr                  /* the interrupted PC */
-        bl      __profile_hit
+        bl      BOARD_PROFILE_TIMER_SAMPLE
         dsb
         ldr     r1, =BOARD_GICC_BASE
         mov     r0, #BOARD_PROFILE_TIMER_IRQ

@@ -13,6 +13,7 @@
 #include <cyg/hal/profile_arch.h>
 #include <cyg/hal/riscv.h>
 #include <cyg/hal/riscv_mtimer.h>
+#include <cyg/profile/dither.h>
 #include <cyg/profile/hal.h>
 #include "riscv_priv.h"
 
@@ -20,6 +21,9 @@
 #define MTIME_ADDR (BOARD_CLINT_BASE + 0xBFF8u)
 
 _Static_assert(BOARD_CLOCK_HZ % 1000000u == 0, "the board clock wants whole ticks per microsecond");
+
+/* The shortest dithered period of the profile channel: 10 us, the shortest interval. */
+#define PROFILE_MIN_PERIOD_TICKS (10u * (BOARD_CLOCK_HZ / 1000000u))
 
 /* A periodic deadline on mtime; interval 0 = off. */
 struct mtimer_channel {
@@ -34,6 +38,10 @@ struct mtimer_channel {
  */
 static struct mtimer_channel profile_channel, tick_channel;
 static void (*tick_function)(void);
+/* The profile channel's periods (<cyg/profile/dither.h>): each deadline is the last one
+ * plus the next dithered period, so the mean period is exactly the interval. Owned with the
+ * channels. */
+static struct profile_dither profile_dither;
 
 static inline __attribute__((always_inline)) uint64_t mtime_read(void)
 {
@@ -87,6 +95,16 @@ static void channel_start(struct mtimer_channel *c, uint32_t interval)
     c->deadline = mtime_read() + interval;
 }
 
+/* The profile channel's next deadline after one that has come: a dithered period on, or,
+ * if the interrupt was held back past that too, the first slot of the grid still to come. */
+static inline __attribute__((always_inline)) uint64_t profile_next(uint64_t now)
+{
+    uint64_t next = profile_channel.deadline + profile_dither_next(&profile_dither);
+    if (__builtin_expect(next <= now, 0))
+        next += profile_dither_catch_up(&profile_dither, (uint32_t)(now - next));
+    return next;
+}
+
 /* At reset: mtimecmp's reset value is unspecified (QEMU's is 0, due at once). */
 void hal_riscv_mtimer_init(void)
 {
@@ -99,7 +117,7 @@ static HAL_RISCV_TRAP_CODE __attribute__((noinline)) void mtimer_isr_shared(uint
     uint64_t now = mtime_read();
     int sample = profile_channel.interval && now >= profile_channel.deadline;
     if (sample)
-        profile_channel.deadline = channel_next(&profile_channel, now);
+        profile_channel.deadline = profile_next(now);
     if (tick_channel.interval && now >= tick_channel.deadline) {
         tick_channel.deadline = channel_next(&tick_channel, now);
         mtimer_program();
@@ -124,7 +142,7 @@ HAL_RISCV_TRAP_CODE void hal_mtimer_isr(uintptr_t interrupted_pc)
         mtimer_isr_shared(interrupted_pc);
         return;
     }
-    uint64_t next = channel_next(&profile_channel, mtime_read());
+    uint64_t next = profile_next(mtime_read());
     profile_channel.deadline = next;
     mtimecmp_write(next);
     __profile_hit(interrupted_pc);
@@ -134,6 +152,8 @@ void hal_riscv_mtimer_profile(uint32_t interval_ticks)
 {
     hal_profile_irq_state s = hal_profile_irq_save();
     channel_start(&profile_channel, interval_ticks);
+    if (interval_ticks)
+        profile_dither_start(&profile_dither, interval_ticks, PROFILE_MIN_PERIOD_TICKS);
     mtimer_program();
     hal_profile_irq_restore(s);
 }

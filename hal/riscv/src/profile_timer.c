@@ -7,7 +7,8 @@
  * end, charged to the instruction after them.
  *
  * Interval: N us is exactly N * BOARD_CLOCK_HZ / 1000000 ticks of mtime (10 per us on
- * QEMU's virt), up to 2^32 - 1 ticks (429 s at 10 MHz), to which longer requests are
+ * QEMU's virt), up to 2^31 - 1 ticks (214 s at 10 MHz: a dithered period reaches twice the
+ * interval), to which longer requests are
  * clamped. Requests below PROFILE_TIMER_MIN_US are raised to it: shorter intervals would
  * have the sampling interrupt eat a large part of a real CPU. The interval used is
  * returned; 0 or negative requests give -EINVAL.
@@ -22,7 +23,7 @@
 /* Shortest interval granted; the longest is what a 32-bit count of ticks holds. */
 #define PROFILE_TIMER_MIN_US 10
 #define TICKS_PER_US (BOARD_CLOCK_HZ / 1000000u)
-#define PROFILE_TIMER_MAX_US ((int)(UINT32_MAX / TICKS_PER_US))
+#define PROFILE_TIMER_MAX_US ((int)(0x7FFFFFFFu / TICKS_PER_US))
 _Static_assert(BOARD_CLOCK_HZ % 1000000u == 0 && UINT32_MAX / TICKS_PER_US <= INT32_MAX,
                "whole ticks per microsecond, and the longest interval an int of microseconds");
 

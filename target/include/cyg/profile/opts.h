@@ -31,6 +31,13 @@
 #define CYGNUM_PROFILE_MAX_RANGES 4
 #endif
 
+/* The profile timer's period dithered (<cyg/profile/dither.h>). */
+#ifdef CYGSEM_PROFILE_TIMER_DITHER
+#define PROFILE_DITHER 1
+#else
+#define PROFILE_DITHER 0
+#endif
+
 /* Stack-profiling mode (target/src/stacks.c): -pg code is also built with
  * -finstrument-functions, whose hooks keep shadow call stacks and a calling-context tree
  * (gmon.stacks). */

@@ -98,9 +98,8 @@
 /* The profile timer: the most urgent, one GIC level above priority 0 (see above). */
 #define BOARD_PROFILE_TIMER_PRIO 0
 #define BOARD_PROFILE_TIMER_IRQ BOARD_IRQ_TIMER01
-/* What acknowledges it: any write to the first counter's TimerIntClr. */
-#define BOARD_PROFILE_TIMER_ACK_REG (BOARD_TIMER01_BASE + 0x0C)
-#define BOARD_PROFILE_TIMER_ACK_VALUE 1
+/* What the IRQ entry calls with the interrupted PC (profile_timer.c). */
+#define BOARD_PROFILE_TIMER_SAMPLE sp804_profile_sample
 
 /*
  * An interrupt for tests to pend from software: the motherboard's SWINT line, which nothing

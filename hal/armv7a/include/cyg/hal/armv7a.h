@@ -21,8 +21,9 @@
  *   BOARD_IRQ_PRIO_MAX                 (1 << BOARD_GIC_PRIO_BITS) - 2: board priority p is GIC
  *                                      level p + 1, level 0 being the profile timer's
  *   BOARD_PROFILE_TIMER_IRQ            the profile timer's interrupt ID
- *   BOARD_PROFILE_TIMER_ACK_REG, BOARD_PROFILE_TIMER_ACK_VALUE
- *                                      the one word store that acknowledges it
+ *   BOARD_PROFILE_TIMER_SAMPLE         the board's C function void f(uintptr_t pc) that
+ *                                      acknowledges the timer, gives it its next period
+ *                                      and calls __profile_hit(pc)
  */
 #ifndef CYGONCE_HAL_ARMV7A_H
 #define CYGONCE_HAL_ARMV7A_H

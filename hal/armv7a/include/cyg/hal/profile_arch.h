@@ -31,7 +31,10 @@ static inline hal_profile_irq_state hal_profile_irq_save(void)
  * change it); it cannot change the Thumb bit. As Linux's arch_local_irq_restore. */
 static inline void hal_profile_irq_restore(hal_profile_irq_state cpsr)
 {
-    __asm__ volatile("msr cpsr_c, %0" : : "r"(cpsr) : "memory");
+    /* The ISB: a sample held back by the section is taken before the instruction after it,
+     * still the package's, so it counts as profiler overhead and not as the next user
+     * instruction (an unmasking MSR takes effect by the next context synchronization). */
+    __asm__ volatile("msr cpsr_c, %0\n\tisb" : : "r"(cpsr) : "memory");
 }
 
 /* main and RTOS threads run in SYS or USR mode; interrupt handlers in SVC mode (the IRQ

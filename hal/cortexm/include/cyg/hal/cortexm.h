@@ -40,26 +40,25 @@ static inline void cortexm_barrier(void)
 #define CORTEXM_STR(x) CORTEXM_STR_(x)
 
 /*
- * The profile timer's interrupt handler on a Cortex-M board whose timer is acknowledged by
- * one word store: store ack_value to ack_reg, find the exception frame on the stack that was
- * in use (the arch HAL's HAL_CORTEXM_EXC_FRAME_TO_R0, in <cyg/hal/profile_arch.h>), take the stacked PC (frame + 24, in
- * the basic and in the extended (FP) frame alike), and tail-call __profile_hit(pc) with lr
- * still holding EXC_RETURN, so that its return is the exception return. Written in assembly
- * so that it never depends on compiler flags (-pg, frame pointers) and stays minimal; the
- * stacked PC is a plain halfword address (no Thumb bit), as __profile_hit wants.
- *   CORTEXM_PROFILE_TIMER_HANDLER(TIMER0_IRQHandler, 0x4000000C, 1)
+ * The profile timer's interrupt handler on a Cortex-M board: find the exception frame on the
+ * stack that was in use (the arch HAL's HAL_CORTEXM_EXC_FRAME_TO_R0, in
+ * <cyg/hal/profile_arch.h>), take the stacked PC (frame + 24, in the basic and in the
+ * extended (FP) frame alike) and tail-call the board's sample function with it, lr still
+ * holding EXC_RETURN. The sample function, C, acknowledges the timer, gives it its next
+ * (dithered) period and calls __profile_hit(pc) last, so that its return is the exception
+ * return. Written in assembly so that it never depends on compiler flags (-pg, frame
+ * pointers) and stays minimal; the stacked PC is a plain halfword address (no Thumb bit), as
+ * __profile_hit wants.
+ *   CORTEXM_PROFILE_TIMER_HANDLER(TIMER0_IRQHandler, cmsdk_profile_sample)
  */
-#define CORTEXM_PROFILE_TIMER_HANDLER(name, ack_reg, ack_value)                               \
+#define CORTEXM_PROFILE_TIMER_HANDLER(name, sample)                                           \
+    void sample(uintptr_t pc);                                                                \
     void __attribute__((naked)) name(void)                                                    \
     {                                                                                         \
-        __asm__ volatile(".syntax unified\n\t"                                                  \
-                         "ldr   r1, =" CORTEXM_STR(ack_reg) "\n\t"                            \
-                         "movs  r2, #" CORTEXM_STR(ack_value) "\n\t"                          \
-                         "str   r2, [r1]\n\t"                                                 \
+        __asm__ volatile(".syntax unified\n\t"                                                \
                          HAL_CORTEXM_EXC_FRAME_TO_R0                                          \
                          "ldr   r0, [r0, #24]\n\t" /* stacked PC */                           \
-                         HAL_CORTEXM_TAIL_CALL("__profile_hit")                               \
-                         ".ltorg\n\t");                                                       \
+                         HAL_CORTEXM_TAIL_CALL(#sample));                                     \
     }
 
 #endif

@@ -23,9 +23,13 @@ static inline hal_profile_irq_state hal_profile_irq_save(void)
     return primask;
 }
 
+/* The ISB: a sample held back by the section is taken before the instruction after it, still
+ * the package's, so it counts as profiler overhead and not as the next user instruction (the
+ * architecture takes a pending interrupt after an unmasking MSR only by the next context
+ * synchronization; QEMU at once). */
 static inline void hal_profile_irq_restore(hal_profile_irq_state primask)
 {
-    __asm__ volatile("msr primask, %0" : : "r"(primask) : "memory");
+    __asm__ volatile("msr primask, %0\n\tisb" : : "r"(primask) : "memory");
 }
 
 /* IPSR holds the active exception number: 0 in thread mode. */

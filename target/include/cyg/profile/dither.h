@@ -1,0 +1,82 @@
+/*
+ * A dithered sampling period, for the HAL's profile timer.
+ *
+ * A timer with a fixed period meets firmware that is periodic itself (a main loop, an RTOS
+ * tick, a benchmark's loop): where the timer and the CPU run from one crystal, as on an MCU
+ * and under QEMU -icount, the samples keep landing on the same few instructions, and the
+ * flat profile shows them alone. So each sample is taken at a pseudo-random point of its
+ * own slot of the nominal grid: sample n at n * period + offset(n), offset(n) uniform in
+ * [0, period). That is stratified sampling: whatever the program's period, every phase of
+ * it is as likely as every other, and the mean rate stays exactly the nominal one (the
+ * offsets are bounded, so they never add up), which is the rate gmon.out states.
+ *
+ * The timer's next period is period + offset(n + 1) - offset(n), at least min ticks (a
+ * period shorter than the interrupt's own run would be lost): a shorter one is lengthened,
+ * and the sample comes that much later in its slot (rare: with min a tenth of the period,
+ * one sample in 200).
+ *
+ * The offsets come from a linear congruential sequence with a fixed seed, so that runs
+ * under QEMU -icount repeat exactly. CYGSEM_PROFILE_TIMER_DITHER off (the CDL option):
+ * every period is the nominal one, as a plain periodic timer.
+ *
+ * Used by each board's profile timer driver: profile_dither_start() when the timer starts
+ * (interrupts masked), profile_dither_next() in its interrupt, which owns the state then.
+ */
+#ifndef CYGONCE_PROFILE_DITHER_H
+#define CYGONCE_PROFILE_DITHER_H
+
+#include <stdint.h>
+#include <cyg/profile/opts.h>
+
+struct profile_dither {
+    uint32_t seed;      /* the sequence's state */
+    uint32_t offset;    /* this sample's ticks past the start of its slot */
+    uint32_t period;    /* the nominal period, in ticks */
+    uint32_t min;       /* the shortest period the timer is given, in ticks */
+    uint32_t scale;     /* period >> shift: below 2^16, so one 32-bit multiply scales */
+    uint32_t shift;
+};
+
+/* Starts the sequence for a nominal period of period ticks (>= 1). */
+static inline void profile_dither_start(struct profile_dither *d, uint32_t period, uint32_t min)
+{
+    uint32_t shift = 0;
+    while ((period >> shift) > 0xFFFFu)
+        shift++;
+    d->seed = 0x2545F491u;
+    d->offset = 0;
+    d->period = period;
+    d->min = min < period ? min : period;
+    d->scale = period >> shift;
+    d->shift = shift;
+}
+
+/* The ticks from this sample to the next: the period to give the timer. */
+static inline uint32_t profile_dither_next(struct profile_dither *d)
+{
+#if PROFILE_DITHER
+    d->seed = d->seed * 1664525u + 1013904223u;
+    /* the seed's upper half scaled to [0, period): its low bits are the sequence's worst */
+    uint32_t offset = (((d->seed >> 16) * d->scale) >> 16) << d->shift;
+    uint32_t next = d->period + offset - d->offset;
+    if (__builtin_expect(next < d->min, 0)) {
+        offset += d->min - next;
+        next = d->min;
+    }
+    d->offset = offset;
+    return next;
+#else
+    return d->period;
+#endif
+}
+
+/* The ticks to add to a deadline found late ticks past (an interrupt held back longer than a
+ * period) to reach the first slot still to come: whole nominal periods, so that the slots
+ * keep their grid. The samples of the slots passed are not taken: they would all land on the
+ * instruction that unmasked the interrupt. */
+static inline uint32_t profile_dither_catch_up(const struct profile_dither *d, uint32_t late)
+{
+    return (late / d->period + 1u) * d->period;
+}
+
+#endif

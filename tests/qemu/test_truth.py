@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""The truth oracle: the time the profile says against the instructions QEMU executed.
+
+The workload (tests/qemu/truth.c, -O2, helpers inlined) is a strictly periodic loop, which a
+fixed sampling period aliases with. gdb traces one iteration of it instruction by
+instruction (QEMU single-stepping, its exec log read from a FIFO) while profiling is on:
+every iteration runs the same instructions, so that one gives the truth:
+  - each function's share of the instructions executed in the profiled range(s), outside
+    the package's code and outside the profile timer's interrupt (which no sample can see);
+  - the package's share (mcount, the stack hooks, ...) of everything outside the interrupt;
+  - in the stack mode, each call path's share (calls and returns followed in the trace;
+    code built without the hooks, and the package, belong to the innermost hooked frame).
+Then the firmware runs each phase until it has taken its samples, and gdb fetches gmon.out
+(and gmon.stacks) at its end. Checked per phase (1000 us and 100 us over flash; 100 us over
+flash and .ramfunc; the autostart's default interval):
+  - GNU gprof's flat profile: every function's share within 1.0 point of the truth;
+  - the header's profiler overhead within 1.5 points of the package's share;
+  - stack mode: the tree's per-path self time within 2 points of the trace's, nothing
+    repaired, and the tree and the histogram agree on every function's samples.
+The plain firmware runs at two -icount shifts. A control, built with the dithering off
+(CYGSEM_PROFILE_TIMER_DITHER=0), must show what the oracle catches: a share off by more
+than the bound at the round interval.
+The board is a parameter (BOARD, PROFILE_TB), as for the board suite.
+"""
+import bisect
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness as h  # noqa: E402
+import test_stacks as ts  # noqa: E402
+
+OUT = os.path.join(h.OUT_ROOT, "truth")
+NM = re.sub(r"gprof$", "nm", h.GPROF)
+SHARE_BOUND, OVERHEAD_BOUND, PATH_BOUND = 1.0, 1.5, 2.0
+PHASES = {1: "1000 us", 2: "100 us", 3: "100 us, flash and .ramfunc", 4: "the autostart's default interval"}
+OBJDUMP = re.sub(r"gprof$", "objdump", h.GPROF)
+# The sample path, besides the board's handler: what no sample can see.
+SAMPLE_PATH = ("__profile_hit", "hit_miss", "profile_slow_path", "profile_clear",
+               "profile_clear_counts", "memset", "profile_stack_sample", "cmsdk_profile_sample",
+               "nrf51_profile_sample", "sp804_profile_sample", "hal_mtimer_isr",
+               "mtimer_isr_shared", "armv7a_irq_dispatch")
+
+
+class Image:
+    """The ELF's functions: name_of(pc), and where the package, the ranges and the sample
+    path are."""
+
+    def __init__(self, elf):
+        out = subprocess.run([NM, "-S", "--defined-only", elf], stdout=subprocess.PIPE,
+                             text=True, check=True).stdout
+        self.syms, funcs = {}, []
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) == 4:
+                a, size = int(f[0], 16) & ~1, int(f[1], 16)
+                self.syms[f[3]] = (a, size)
+                if f[2] in "tTwW" and size:
+                    funcs.append((a, a + size, f[3]))
+            elif len(f) == 3:
+                self.syms.setdefault(f[2], (int(f[0], 16) & ~1, 0))
+        funcs.sort()
+        self.funcs, self.starts = funcs, [a for a, _, _ in funcs]
+        self.entries = {a: n for a, _, n in funcs}
+        s = self.syms
+        self.package = (s["__profile_text_start"][0], s["__profile_text_end"][0])
+        self.flash = (s["_stext"][0], s["_etext"][0])
+        self.ram = (s["_sramfunc"][0], s["_eramfunc"][0])
+        isr = h.board_var("BOARD_PROFILE_ISR")
+        self.isr_entry = s[isr][0]
+        self.sample_path = [(a, e) for a, e, n in funcs if n == isr or n.split(".")[0] in SAMPLE_PATH]
+        self.hooked = self.callers_of(elf, "__cyg_profile_func_enter")
+
+    @staticmethod
+    def callers_of(elf, fn):
+        """The functions whose code calls fn: in the stack mode, the hooked frames."""
+        out = subprocess.run([OBJDUMP, "-d", elf], stdout=subprocess.PIPE, text=True,
+                             check=True).stdout
+        found, current = set(), None
+        for line in out.splitlines():
+            m = re.match(r"^[0-9a-f]+ <([^>]+)>:$", line)
+            if m:
+                current = m.group(1).split(".")[0]
+            elif current and "<%s>" % fn in line:
+                found.add(current)
+        return found
+
+    def name_of(self, pc):
+        i = bisect.bisect_right(self.starts, pc) - 1
+        if i >= 0 and pc < self.funcs[i][1]:
+            return self.funcs[i][2].split(".")[0]
+        return "0x%x" % pc
+
+    def in_package(self, pc):
+        return self.package[0] <= pc < self.package[1]
+
+    def in_sample_path(self, pc):
+        if not (self.flash[0] <= pc < self.flash[1] or self.ram[0] <= pc < self.ram[1]):
+            return True                 # vectors, trap entries
+        return any(a <= pc < e for a, e in self.sample_path)
+
+
+class Trace(threading.Thread):
+    """Counts QEMU's exec log ("Trace N: host [cs/pc/...]", one line an instruction when
+    single-stepping): per function, per call path, the package's, the interrupt's."""
+
+    def __init__(self, fifo, img):
+        super().__init__(daemon=True)
+        self.fifo, self.img = fifo, img
+        self.funcs, self.paths = {}, {}
+        self.package = self.isr = self.isr_entries = 0
+
+    def run(self):
+        img, in_isr, stack, name, last = self.img, False, ["main"], None, None
+        with open(self.fifo, "rb") as f:
+            for line in f:
+                if not line.startswith(b"Trace"):
+                    continue
+                pc = int(line.split(b"/", 2)[1], 16) & ~1
+                if pc == last:
+                    # Under -icount an instruction that reads a device ends its block and
+                    # runs again, logged twice (a read of the board clock: every poll of
+                    # idle). No instruction of the workload branches to itself.
+                    continue
+                last = pc
+                if pc == img.isr_entry:
+                    in_isr = True
+                    self.isr_entries += 1
+                elif in_isr and not img.in_sample_path(pc):
+                    in_isr = False
+                if in_isr:
+                    self.isr += 1
+                    continue
+                if img.in_package(pc):
+                    self.package += 1
+                    continue
+                name = img.name_of(pc)
+                self.funcs[name] = self.funcs.get(name, 0) + 1
+                self.follow(stack, pc, name)
+                key = ";".join(stack)
+                self.paths[key] = self.paths.get(key, 0) + 1
+
+    def follow(self, stack, pc, name):
+        """The hooked frames as the trace shows them: a hooked function's entry is a call,
+        a return to a frame below is its end; code without hooks is its caller's."""
+        if name not in self.img.hooked:
+            return
+        if pc in self.img.entries:
+            stack.append(name)
+        elif name in stack:
+            del stack[stack.index(name, max(0, len(stack) - 1 - stack[::-1].index(name))) + 1:]
+        else:
+            stack[-1] = name
+
+    def total(self):
+        return sum(self.funcs.values())
+
+
+def in_ranges(img, name, phase):
+    a = img.syms.get(name, (None,))[0]
+    if a is None:
+        return False
+    ranges = [img.flash] + ([img.ram] if phase == 3 else [])
+    return any(lo <= a < hi for lo, hi in ranges)
+
+
+def run_firmware(elf, out_dir, icount, samples, phases=PHASES):
+    """Boots elf, traces one iteration of phase 1 (after 64 of them), fetches the phases'
+    files (p1.out ...); returns (Image, Trace, gdb output)."""
+    shutil.rmtree(out_dir, ignore_errors=True)
+    os.makedirs(out_dir)
+    img = Image(elf)
+    fifo = os.path.join(out_dir, "trace.fifo")
+    os.mkfifo(fifo)
+    trace = Trace(fifo, img)
+    trace.start()
+    cmds = ["set var truth_samples = %d" % samples, "cd " + out_dir,
+            "break truth_mark", "ignore 1 64", "continue", "set var truth_resync = 1",
+            "monitor logfile " + fifo, "monitor singlestep on", "monitor log exec,nochain",
+            "continue",
+            "monitor log none", "monitor singlestep off", "delete",
+            "break truth_done"]
+    for p in phases:
+        cmds += ["continue", "python gprof_fetch('p%d.out')" % p]
+    cmds += ["delete"] + (["continue"] if len(phases) == len(PHASES) else ["kill"])
+    with h.Qemu(elf, os.path.join(out_dir, "qemu.log"), icount=icount, cwd=out_dir) as q:
+        rc, out = h.gdb(elf, q.port, cmds, timeout=900)
+        try:
+            q.proc.wait(timeout=60)
+        except Exception:
+            pass
+    with open(os.path.join(out_dir, "gdb.log"), "w") as f:
+        f.write(out)
+    trace.join(timeout=60)
+    if os.path.exists(fifo):
+        os.remove(fifo)
+    return img, trace, out
+
+
+def flat_errors(img, trace, elf, gmon, phase):
+    """{function: (sampled %, true %)} over the functions in the phase's ranges."""
+    rc, text, err = h.gprof(elf, gmon, "-b", "-p")
+    sampled = {n: pct for n, (pct, _) in h.flat(text).items()}
+    user = {n: c for n, c in trace.funcs.items() if in_ranges(img, n, phase)}
+    total = sum(user.values())
+    truth = {n: 100.0 * c / total for n, c in user.items()}
+    return {n: (sampled.get(n, 0.0), truth.get(n, 0.0)) for n in set(sampled) | set(truth)}
+
+
+def check_flat(t, img, trace, elf, gmon, phase, what):
+    """The flat profile's shares and the overhead against the truth; returns the largest
+    share error."""
+    shares = flat_errors(img, trace, elf, gmon, phase)
+    worst = max(shares, key=lambda n: abs(shares[n][0] - shares[n][1]))
+    err = abs(shares[worst][0] - shares[worst][1])
+    table = "\n".join("%-14s sampled %6.2f%%  true %6.2f%%" % (n, s, tr)
+                      for n, (s, tr) in sorted(shares.items(), key=lambda x: -x[1][1]))
+    t.ok(err <= SHARE_BOUND, "%s, phase %d (%s): every function's share within %.1f point of "
+         "the trace's (largest %.2f: %s)" % (what, phase, PHASES[phase], SHARE_BOUND, err, worst),
+         table)
+    hdr = h.gmon_parse(gmon)[0]
+    samples, overhead = hdr[2], hdr[3]
+    share = 100.0 * overhead / samples if samples else -100.0
+    everything = trace.total() + trace.package
+    true = 100.0 * trace.package / everything
+    t.ok(abs(share - true) <= OVERHEAD_BOUND, "%s, phase %d: profiler overhead %.2f%% of %d "
+         "samples, the package ran %.2f%% of the instructions outside the sample interrupt "
+         "(within %.1f)" % (what, phase, share, samples, true, OVERHEAD_BOUND))
+    print("# %s, phase %d: %s" % (what, phase, table.replace("\n", "; ")))
+    return err
+
+
+def collapsed_paths(nodes, name_of):
+    """{trace-like path: samples} of a gmon.stacks: a frame inlined into its caller (its node
+    has its parent's call site: the hook's call site is the enclosing function's) merges into
+    the caller, as the trace sees it."""
+    out = {}
+    for i, (parent, self_pc, from_pc, calls, samples) in enumerate(nodes):
+        names, j = [], i
+        while j != 0xFFFFFFFF:
+            pj, sj, fj = nodes[j][:3]
+            if sj and not (pj != 0xFFFFFFFF and nodes[pj][1] and nodes[pj][2] == fj):
+                names.append(name_of(sj))
+            j = pj
+        key = ";".join(reversed(names))
+        out[key] = out.get(key, 0) + samples
+    return out
+
+
+def check_stacks(t, img, trace, elf, out_dir, phase):
+    stacks = os.path.join(out_dir, "p%d.stacks" % phase)
+    if not t.ok(os.path.exists(stacks), "stack mode, phase %d: gmon.stacks fetched" % phase):
+        return
+    hdr, nodes = ts.read_stacks(stacks)
+    t.eq(hdr["repaired"], 0, "stack mode, phase %d: no frame repaired (inlined hooked "
+         "functions are frames, not abandoned ones)" % phase)
+    tree = collapsed_paths(nodes, img.name_of)
+    tree_total = sum(tree.values())
+    user = {p: c for p, c in trace.paths.items()
+            if in_ranges(img, p.split(";")[-1], phase) or phase != 3}
+    total = sum(user.values())
+    keys = set(tree) | set(user)
+    rows = {k: (100.0 * tree.get(k, 0) / tree_total if tree_total else 0.0,
+                100.0 * user.get(k, 0) / total) for k in keys}
+    worst = max(rows, key=lambda k: abs(rows[k][0] - rows[k][1]))
+    err = abs(rows[worst][0] - rows[worst][1])
+    table = "\n".join("%-34s tree %6.2f%%  true %6.2f%%" % (k, a, b)
+                      for k, (a, b) in sorted(rows.items(), key=lambda x: -x[1][1]))
+    t.ok(err <= PATH_BOUND, "stack mode, phase %d: every path's self time within %.1f points "
+         "of the trace's (largest %.2f: %s)" % (phase, PATH_BOUND, err, worst), table)
+    calls = {k: (c[0], c[1]) for k, c in rows.items()}
+    leaf = [rows.get("main;caller_%s;leaf" % x, (0, 0))[0] for x in "abc"]
+    t.ok(max(leaf) - min(leaf) <= PATH_BOUND, "stack mode, phase %d: leaf's equal work from "
+         "caller_a, caller_b, caller_c gets equal shares (%s)"
+         % (phase, ", ".join("%.2f%%" % v for v in leaf)))
+    print("# stack mode, phase %d: %s" % (phase, table.replace("\n", "; ")))
+    del calls
+
+
+def main():
+    t = h.Tap()
+    base = os.path.join(h.FW_DIR, "truth.elf")
+    worst = {}
+    for shift in (5, 6):
+        out_dir = os.path.join(OUT, "plain-icount%d" % shift)
+        img, trace, out = run_firmware(base, out_dir, shift, 20000)
+        if not t.ok(trace.total() > 1000 and trace.isr_entries >= 0,
+                    "-icount shift=%d: one iteration traced (%d instructions, %d in the package, "
+                    "%d in %d sample interrupts)" % (shift, trace.total(), trace.package,
+                                                     trace.isr, trace.isr_entries), out[-2000:]):
+            continue
+        for p in PHASES:
+            gmon = os.path.join(out_dir, "p%d.out" % p)
+            if t.ok(os.path.exists(gmon), "-icount shift=%d, phase %d: gmon.out fetched" % (shift, p),
+                    out[-1500:]):
+                worst[(shift, p)] = check_flat(t, img, trace, base, gmon, p,
+                                               "plain, -icount shift=%d" % shift)
+
+    stacks = os.path.join(h.FW_DIR, "truth-stacks.elf")
+    out_dir = os.path.join(OUT, "stacks")
+    img, trace, out = run_firmware(stacks, out_dir, 5, 20000)
+    t.ok(trace.total() > 1000, "stack mode: one iteration traced (%d instructions)" % trace.total(),
+         out[-2000:])
+    for p in PHASES:
+        gmon = os.path.join(out_dir, "p%d.out" % p)
+        if t.ok(os.path.exists(gmon), "stack mode, phase %d: gmon.out fetched" % p, out[-1500:]):
+            check_flat(t, img, trace, stacks, gmon, p, "stack mode")
+            check_stacks(t, img, trace, stacks, out_dir, p)
+
+    # The control: what the oracle catches with the dithering off.
+    nodither = os.path.join(h.FW_DIR, "truth-nodither.elf")
+    out_dir = os.path.join(OUT, "nodither")
+    img, trace, out = run_firmware(nodither, out_dir, 5, 20000, phases=(1,))
+    gmon = os.path.join(out_dir, "p1.out")
+    if t.ok(os.path.exists(gmon), "no dithering (the control): gmon.out fetched", out[-1500:]):
+        shares = flat_errors(img, trace, nodither, gmon, 1)
+        err = max(abs(s - tr) for s, tr in shares.values())
+        t.ok(err > SHARE_BOUND, "no dithering (the control), 1000 us: a share off by %.2f points: "
+             "the oracle sees aliasing" % err)
+    print("# worst share error with dithering: " + ", ".join(
+        "shift %d phase %d: %.2f" % (s, p, e) for (s, p), e in sorted(worst.items())))
+    return t.done()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

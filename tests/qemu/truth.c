@@ -1,0 +1,121 @@
+/*
+ * The truth oracle's workload (tests/qemu/test_truth.py): a strictly periodic loop, the kind
+ * of program a fixed sampling period aliases with: one iteration every tick of 1 ms, as an
+ * RTOS task woken by the usual tick, then idle() until the next. Built at -O2 as an
+ * application would be (small helpers inlined; nothing marked noinline).
+ *
+ * Each iteration of the loop (between two truth_mark() calls) runs the same instructions:
+ *   - flat_1, flat_3, flat_6: loops of about 1, 3 and 6 units of work, and flat_0, nearly
+ *     nothing (the shares the outside check found aliased: 0 : 1 : 3 : 6);
+ *   - ram_2: 2 units, in RAM (.ramfunc): a second range;
+ *   - caller_a, caller_b, caller_c: each calls leaf() with the same work: its three paths
+ *     must get equal shares in the stack mode;
+ *   - outer: calls helper(), a static inline function that GCC inlines but still hooks
+ *     (-finstrument-functions), which calls leaf(): the path main;outer;helper;leaf.
+ * gdb traces one iteration instruction by instruction (the truth) and fetches gmon.out
+ * (and gmon.stacks) at each truth_done(phase):
+ *   1: profile_on(_stext, _etext, 16, 1000): a round interval, the usual RTOS tick;
+ *   2: the same at 100 us;
+ *   3: flash and .ramfunc (profile_on_ranges), 16-byte buckets, 100 us;
+ *   4: the autostart's default interval (CYGNUM_PROFILE_AUTOSTART_INTERVAL_US).
+ * Each phase runs until it has taken truth_samples samples.
+ */
+#include <pkgconf/system.h>
+#include <pkgconf/profile_gprof.h>
+#include <cyg/profile/profile.h>
+#include <stdint.h>
+#include <cyg/hal/board.h>
+
+#define TICK_US 1000
+
+#ifndef CYGNUM_PROFILE_AUTOSTART_INTERVAL_US
+#define CYGNUM_PROFILE_AUTOSTART_INTERVAL_US 1000
+#endif
+
+void truth_mark(void);             /* truth_support.c: where gdb starts and ends the trace */
+void truth_done(int phase);        /* where gdb fetches */
+void firmware_failed(const char *what);
+extern char _stext[], _etext[], _sramfunc[], _eramfunc[];
+
+/* Samples each phase takes (gdb may set another figure). */
+volatile uint32_t truth_samples = 20000;
+/* Set by gdb where it stops before the traced iteration. */
+volatile uint32_t truth_resync;
+
+volatile uint32_t truth_sink;
+
+/* Called from caller_a, caller_b, caller_c and helper (truth_work.c): the same work each. */
+void leaf(void)
+{
+    uint32_t x = truth_sink;
+    for (uint32_t i = 0; i < 100; i++)
+        x = (x ^ (x >> 7)) * 0x2545F491u + 0x9E37u + i;
+    truth_sink = x;
+}
+
+void flat_0(void);
+void flat_1(void);
+void flat_3(void);
+void flat_6(void);
+void ram_2(void);
+void caller_a(void);
+void caller_b(void);
+void caller_c(void);
+void outer(void);
+void idle(uint64_t until);
+
+static void iteration(void)
+{
+    flat_0();
+    flat_1();
+    flat_3();
+    flat_6();
+    ram_2();
+    caller_a();
+    caller_b();
+    caller_c();
+    outer();
+}
+
+/* Runs the loop, one iteration a tick of TICK_US (an RTOS's usual tick), until the phase
+ * has truth_samples samples, then stops at truth_done. */
+static void run(int phase)
+{
+    const uint64_t tick = (uint64_t)BOARD_CLOCK_HZ / 1000000u * TICK_US;
+    uint64_t next = board_clock_ticks() + tick;
+    struct profile_stats st;
+    do {
+        truth_mark();
+        if (truth_resync) {
+            /* gdb stopped the firmware here, which may move QEMU's clock on: the traced
+             * iteration starts a whole tick, as every other one does */
+            truth_resync = 0;
+            next = board_clock_ticks() + tick;
+        }
+        iteration();
+        if (profile_get_stats(&st) != 0)
+            firmware_failed("profile_get_stats");
+        idle(next);
+        next += tick;
+    } while (st.samples < truth_samples);
+    truth_done(phase);
+}
+
+int main(void)
+{
+    static const int interval[5] = { 0, 1000, 100, 100, CYGNUM_PROFILE_AUTOSTART_INTERVAL_US };
+    for (int phase = 1; phase <= 4; phase++) {
+        int rc;
+        if (phase == 3) {
+            struct profile_range r[2] = { { _stext, _etext }, { _sramfunc, _eramfunc } };
+            rc = profile_on_ranges(r, 2, 16, interval[phase]);
+        } else {
+            rc = profile_on(_stext, _etext, 16, interval[phase]);
+        }
+        if (rc != 0)
+            firmware_failed("profile_on");
+        run(phase);
+    }
+    profile_off();
+    return 0;
+}

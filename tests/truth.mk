@@ -1,0 +1,16 @@
+# ---- the truth oracle: sampled shares against QEMU's instruction trace ------------------
+# tests/qemu/truth.c at -O2, a strictly periodic loop, profiled at round intervals (1000 us,
+# 100 us, over flash and .ramfunc, the autostart's default), in both modes, at two -icount
+# shifts (tests/qemu/test_truth.py); on a board of every architecture.
+TRUTH_BOARDS := mps2-an385 microbit vexpress-a9 vexpress-a9-thumb riscv32-virt riscv64-virt
+$(eval $(call firmware,truth,tests/qemu/truth.c tests/qemu/truth_work.c,tests/qemu/truth_support.c tests/qemu/support.c))
+$(eval $(call stacks_variant,stacks,truth,$(STACKS_CFG)))
+$(eval $(call stacks_variant,nodither,truth,CYGSEM_PROFILE_TIMER_DITHER=0))
+TRUTH_FW := $(TB)/fw/truth.elf $(TB)/fw/truth-stacks.elf $(TB)/fw/truth-nodither.elf
+ifneq ($(filter $(BOARD),$(TRUTH_BOARDS)),)
+test-board-deps: $(TRUTH_FW)
+endif
+TESTS     += tests/qemu/test_truth.py $(foreach b,$(filter-out $(BOARD),$(TRUTH_BOARDS)),tests/qemu/test_truth.py@$(b))
+TEST_DEPS += $(TRUTH_FW)
+# (functions start on bucket boundaries, as the README advises: no bucket is shared)
+$(TB)/fw/truth/pg/%.c.o: APP_CFLAGS += -falign-functions=16
