@@ -13,4 +13,4 @@ endif
 TESTS     += tests/qemu/test_truth.py $(foreach b,$(filter-out $(BOARD),$(TRUTH_BOARDS)),tests/qemu/test_truth.py@$(b))
 TEST_DEPS += $(TRUTH_FW)
 # (functions start on bucket boundaries, as the README advises: no bucket is shared)
-$(TB)/fw/truth/pg/%.c.o: APP_CFLAGS += -falign-functions=16
+$(TB)/fw/truth/pg/%.c.o $(TB)/fw/truth/plain/%.c.o: APP_CFLAGS += -falign-functions=16

@@ -78,11 +78,11 @@ void profile_bin_store(struct profile_state *s, uint32_t b, uint64_t count, int 
 /* A sample in bucket b, which the fast path leaves to the slow one: its bin at 0xFFFE
  * moves into the overflow entry, a stuck bin refuses it. Interrupts masked, a
  * profile_lock section. */
-static void hist_count_slow(struct profile_state *s, uint32_t b)
+static void hist_count_slow(struct profile_state *s, uint32_t b, uintptr_t pc)
 {
     uint32_t v = s->bins[b];
     s->samples++;
-    PROFILE_STACK_SAMPLE();
+    PROFILE_STACK_SAMPLE(pc);
     if (v < PROFILE_BIN_MAX - 1)
         s->bins[b] = (uint16_t)(v + 1);
     else if (v == PROFILE_BIN_MAX - 1)
@@ -113,11 +113,11 @@ static __attribute__((noinline)) void hit_miss(struct profile_state *s, uintptr_
         if (profile_is_overhead(s, pc)) {
             overhead_count(s);
         } else if ((b = profile_range_bin(s, pc)) != UINT32_MAX) {
-            hist_count_slow(s, b);
+            hist_count_slow(s, b, pc);
         } else {
             s->samples++;
             s->samples_out_of_range++;
-            PROFILE_STACK_SAMPLE();
+            PROFILE_STACK_SAMPLE(pc);
         }
     }
     profile_unlock(irq);
@@ -142,7 +142,7 @@ void __profile_hit(uintptr_t pc)
             if (__builtin_expect(v < PROFILE_BIN_MAX - 1, 1)) {
                 *bin = (uint16_t)(v + 1);
                 s->samples++;
-                PROFILE_STACK_SAMPLE();
+                PROFILE_STACK_SAMPLE(pc);
                 hal_profile_irq_restore(irq);
                 return;
             }

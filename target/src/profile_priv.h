@@ -313,14 +313,18 @@ struct profile_stacks {
     uint32_t threads_used;      /* stacks[1 .. threads_used) are threads' */
     uint32_t samples_truncated, calls_unrecorded, frames_repaired, calls_unhooked;
     uint32_t switches_lost;     /* profile_stack_switch found no room for a thread */
+    /* The hooks' windows (stacks.c): the last sample's node and PC since the last hook,
+     * and the frame the last exit hook ended, with that hook's return address. */
+    uint32_t  sample_node, exited_node, exited_parent;
+    uintptr_t sample_pc, exited_ret;
     struct profile_shadow_stack stacks[CYGNUM_PROFILE_STACKS_THREADS + 1];
     struct profile_stack_node nodes[CYGNUM_PROFILE_STACKS_NODES];
 };
 extern struct profile_stacks profile_stacks;
 
-/* One sample to the innermost frame's node (__profile_hit, masked, for every sample it
- * counts but the profiler's own). */
-void profile_stack_sample(void);
+/* One sample, at pc, to the innermost frame's node (__profile_hit, masked, for every sample
+ * it counts but the profiler's own). */
+void profile_stack_sample(uintptr_t pc);
 /* Zeroes the tree's counts, keeping its nodes (profile_clear, in a lock section). */
 void profile_stack_clear(void);
 /* A snapshot's share (snapshot.c, in its lock sections): freeze moves the live counts
@@ -343,9 +347,9 @@ size_t profile_stacks_image_read(size_t offset, void *buf, size_t len);
 size_t profile_stacks_kept_size(uint32_t *generation);
 size_t profile_stacks_kept_read(size_t offset, void *buf, size_t len);
 int profile_stacks_kept_ended(uint32_t generation);
-#define PROFILE_STACK_SAMPLE() profile_stack_sample()
+#define PROFILE_STACK_SAMPLE(pc) profile_stack_sample(pc)
 #else
-#define PROFILE_STACK_SAMPLE() ((void)0)
+#define PROFILE_STACK_SAMPLE(pc) ((void)(pc))
 #endif
 
 /* The largest gmon.out image of nbins bins in nranges ranges and narcs arcs (gmon.c),

@@ -26,6 +26,18 @@
  *   - longjmp (and a thread switched without the hook): frames left without their exit
  *     are found when a new frame's stack pointer lies at or above theirs (same level), or
  *     when an outer frame exits: dropped, counted in frames_repaired;
+ *   - a hooked function inlined into its caller (GCC keeps the hooks at any -O level):
+ *     its enter hook sees its caller's stack pointer and call site (the hook's call site is
+ *     the enclosing function's return address), so a frame with the top frame's stack
+ *     pointer and call site but another function is a frame inlined into it, not a sign
+ *     that the top frame was left;
+ *   - the hooks' windows: a function's first instructions run before its enter hook (the
+ *     prologue, the mcount call) and its last after its exit hook (the epilogue), while
+ *     the shadow stack still, or again, names its caller. A sample in such a window is
+ *     moved to the function's node: the last sample, if its PC lies between the
+ *     function's address and the enter hook's return address, when the enter hook runs;
+ *     a sample in the few bytes after the exit hook's return address (EPILOGUE_BYTES)
+ *     until the next hook;
  *   - recursion: a node per depth (a path), as the tree is of paths;
  *   - the tree full: the call gets no node, its frame keeps its parent's (the deepest node
  *     kept), counted in calls_unrecorded; samples there in samples_truncated;
@@ -47,6 +59,9 @@
 #define THREADS  ((uint32_t)CYGNUM_PROFILE_STACKS_THREADS)
 #define NO_NODE  0xFFFFFFFFu
 #define FRAME_TRUNCATED 1u      /* the call got no node (tree full): its parent's */
+#define FRAME_INLINED   2u      /* a hooked function inlined into the frame below */
+/* The longest epilogue after an exit hook's call: the restores and the return. */
+#define EPILOGUE_BYTES  24u
 
 /* The exception level code runs at: 0 in thread mode. A HAL that can tell nested
  * handlers apart says so in <cyg/hal/profile_arch.h>; else a handler is level 1. */
@@ -64,6 +79,8 @@
 struct profile_stacks profile_stacks = {
     .nodes_used = 1,
     .roots = NO_NODE,
+    .sample_node = NO_NODE,
+    .exited_node = NO_NODE,
     .thread = 1,
     .threads_used = 2,
     .nodes = { [0] = { .parent = NO_NODE, .first_child = NO_NODE, .next_sibling = NO_NODE } },
@@ -116,32 +133,64 @@ static uint32_t child_node(struct profile_stacks *t, uint32_t parent, uintptr_t 
     return i;
 }
 
-/* Drops the frames of stack k at level that a new frame's stack pointer sp shows were
- * left without their exit (longjmp): at or below sp. (Enter hooks see comparable stack
- * pointers: a caller's lies above its callee's.) Not while frames past DEPTH, not kept,
- * so not known, are on top. */
+/* Is the new frame (fn, site, sp) a function inlined into frame f? */
+static inline int inlined_into(const struct profile_stack_frame *f, uint32_t level, uintptr_t fn,
+                               uintptr_t site, uintptr_t sp)
+{
+    return f->level == level && f->sp == sp && f->site == site && f->fn != fn;
+}
+
+/* Drops the frames of stack k at level that a new frame (fn, site, sp) shows were left
+ * without their exit (longjmp): at or below sp, but for one it is inlined into. (Enter
+ * hooks see comparable stack pointers: a caller's lies above its callee's.) Not while
+ * frames past DEPTH, not kept, so not known, are on top. */
 static void drop_left_frames(struct profile_stacks *t, struct profile_shadow_stack *k,
-                             uint32_t level, uintptr_t sp)
+                             uint32_t level, uintptr_t fn, uintptr_t site, uintptr_t sp)
 {
     while (k->depth && k->depth <= DEPTH) {
         const struct profile_stack_frame *f = &k->frames[k->depth - 1];
-        if (f->level != level || f->sp > sp)
+        if (f->level != level || f->sp > sp || inlined_into(f, level, fn, site, sp))
             return;
         k->depth--;
         t->frames_repaired++;
     }
 }
 
-static inline void stack_enter(uintptr_t fn, uintptr_t site, uintptr_t sp)
+/* The node a sample goes to now: the innermost handler frame's if a handler with hooked
+ * frames was interrupted, else the thread's innermost frame's (its context if none). */
+static inline uint32_t charged_node(const struct profile_stacks *t)
+{
+    const struct profile_shadow_stack *k = &t->stacks[0];
+    if (!k->depth)
+        k = &t->stacks[t->thread];
+    uint32_t node = top_node(k);
+    return node == NO_NODE ? k->context_node : node;
+}
+
+/* A new frame's node: the last sample, if it fell in the function's first instructions
+ * (its address up to the enter hook's return address ret), was charged to the node before
+ * it; it moves there. Not for an inlined frame (its address is its copy's, elsewhere). */
+static inline void entry_window(struct profile_stacks *t, uint32_t before, uint32_t node,
+                                uintptr_t fn, uintptr_t ret)
+{
+    if (t->sample_node == before && node != before && t->sample_pc - fn < ret - fn) {
+        t->nodes[before].samples--;
+        t->nodes[node].samples++;
+    }
+}
+
+static inline void stack_enter(uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t ret)
 {
     struct profile_state *s = &profile_state;
     struct profile_stacks *t = &profile_stacks;
     uint32_t level = HAL_PROFILE_STACK_LEVEL();
     struct profile_shadow_stack *k = shadow(t, level);
 
-    drop_left_frames(t, k, level, sp);
+    drop_left_frames(t, k, level, fn, site, sp);
+    uint32_t before = charged_node(t);
     int running = s->armed_span != 0 || profile_slow_path(s);
     const struct profile_stack_frame *top = top_frame(k);
+    int inlined = top && inlined_into(top, level, fn, site, sp);
     uint32_t parent = top ? top->node : NO_NODE;
     int root = level != 0 && (!top || top->level != level);
     if (!root && parent == NO_NODE)
@@ -157,6 +206,11 @@ static inline void stack_enter(uintptr_t fn, uintptr_t site, uintptr_t sp)
     } else if (running) {
         t->nodes[node].calls++;
     }
+    if (inlined)
+        flags |= FRAME_INLINED;
+    else
+        entry_window(t, before, node, fn, ret);
+    t->sample_node = t->exited_node = NO_NODE;
     if (k->depth < DEPTH)
         k->frames[k->depth] = (struct profile_stack_frame){ node, (uint16_t)flags,
                                                             (uint16_t)level, fn, site, sp };
@@ -168,13 +222,16 @@ static inline void stack_enter(uintptr_t fn, uintptr_t site, uintptr_t sp)
 /* The exit of (fn, site): its frame is the innermost of this level that names them (the
  * stack pointer cannot tell: GCC may call the exit hook after the epilogue, as a tail
  * call); frames above it were left without their exit (longjmp). None: an exit whose
- * entry was not kept (past DEPTH), matched by depth. */
-static inline void stack_exit(uintptr_t fn, uintptr_t site)
+ * entry was not kept (past DEPTH), matched by depth. The frame ended is the epilogue
+ * window's (ret: the exit hook's return address), unless it was inlined (its epilogue is
+ * its caller's code) or the hook was a tail call (ret is the call site: no epilogue). */
+static inline void stack_exit(uintptr_t fn, uintptr_t site, uintptr_t ret)
 {
     struct profile_stacks *t = &profile_stacks;
     uint32_t level = HAL_PROFILE_STACK_LEVEL();
     struct profile_shadow_stack *k = shadow(t, level);
 
+    t->sample_node = t->exited_node = NO_NODE;
     if (k->depth > DEPTH) {
         k->depth--;
         return;
@@ -187,6 +244,11 @@ static inline void stack_exit(uintptr_t fn, uintptr_t site)
             if (d != k->depth)
                 t->frames_repaired += k->depth - d;
             k->depth = d - 1;
+            if (!(f->flags & FRAME_INLINED) && ret != site) {
+                t->exited_node = f->node;
+                t->exited_parent = charged_node(t);
+                t->exited_ret = ret;
+            }
             return;
         }
     }
@@ -200,15 +262,17 @@ void __cyg_profile_func_enter(void *fn, void *call_site)
 {
     volatile char here;
     uintptr_t sp = (uintptr_t)&here;
+    uintptr_t ret = HAL_PROFILE_PC(__builtin_return_address(0));
     hal_profile_irq_state irq = profile_lock();
-    stack_enter(HAL_PROFILE_PC(fn), HAL_PROFILE_PC(call_site), sp);
+    stack_enter(HAL_PROFILE_PC(fn), HAL_PROFILE_PC(call_site), sp, ret);
     profile_unlock(irq);
 }
 
 void __cyg_profile_func_exit(void *fn, void *call_site)
 {
+    uintptr_t ret = HAL_PROFILE_PC(__builtin_return_address(0));
     hal_profile_irq_state irq = profile_lock();
-    stack_exit(HAL_PROFILE_PC(fn), HAL_PROFILE_PC(call_site));
+    stack_exit(HAL_PROFILE_PC(fn), HAL_PROFILE_PC(call_site), ret);
     profile_unlock(irq);
 }
 
@@ -238,20 +302,23 @@ int profile_stack_switch(uintptr_t id)
         }
     }
     t->thread = i;
+    t->sample_node = t->exited_node = NO_NODE;
     profile_unlock(irq);
     return rc;
 }
 
-void profile_stack_sample(void)
+void profile_stack_sample(uintptr_t pc)
 {
     struct profile_stacks *t = &profile_stacks;
     struct profile_shadow_stack *k = &t->stacks[0];
     if (!k->depth)
         k = &t->stacks[t->thread];
-    uint32_t node = top_node(k);
-    if (node == NO_NODE)
-        node = k->context_node;
+    uint32_t node = charged_node(t);
+    if (t->exited_node != NO_NODE && node == t->exited_parent && pc - t->exited_ret < EPILOGUE_BYTES)
+        node = t->exited_node;      /* in the epilogue of the frame that just ended */
     t->nodes[node].samples++;
+    t->sample_node = node;
+    t->sample_pc = pc;
     const struct profile_stack_frame *f = top_frame(k);
     if (f && f->flags & FRAME_TRUNCATED)
         t->samples_truncated++;
@@ -380,6 +447,7 @@ void profile_stack_compact(void)
     struct profile_stacks *t = &profile_stacks;
     uint32_t *map = frozen->calls;
     profile_stack_forget();
+    t->sample_node = t->exited_node = NO_NODE;     /* (indices change) */
     memset(map, 0, sizeof frozen->calls);
     map[0] = 1;
     for (uint32_t k = 0; k < t->threads_used; k++) {
@@ -532,6 +600,7 @@ void profile_stack_clear(void)
     t->frames_repaired = 0;
     t->calls_unhooked = 0;
     t->switches_lost = 0;
+    t->sample_node = t->exited_node = NO_NODE;
 }
 
 #else /* !PROFILE_STACKS: an RTOS hook may call it all the same */

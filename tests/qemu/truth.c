@@ -27,12 +27,14 @@
 #include <cyg/hal/board.h>
 
 #define TICK_US 1000
+#define TRACED 64
 
 #ifndef CYGNUM_PROFILE_AUTOSTART_INTERVAL_US
 #define CYGNUM_PROFILE_AUTOSTART_INTERVAL_US 1000
 #endif
 
-void truth_mark(void);             /* truth_support.c: where gdb starts and ends the trace */
+void truth_trace(void);            /* truth_support.c: where gdb starts a trace */
+void truth_mark(void);             /* where it ends it */
 void truth_done(int phase);        /* where gdb fetches */
 void firmware_failed(const char *what);
 extern char _stext[], _etext[], _sramfunc[], _eramfunc[];
@@ -78,17 +80,21 @@ static void iteration(void)
 }
 
 /* Runs the loop, one iteration a tick of TICK_US (an RTOS's usual tick), until the phase
- * has truth_samples samples, then stops at truth_done. */
+ * has truth_samples samples, then stops at truth_done. gdb traces the iteration after the
+ * TRACED-th one's truth_trace(). */
 static void run(int phase)
 {
     const uint64_t tick = (uint64_t)BOARD_CLOCK_HZ / 1000000u * TICK_US;
     uint64_t next = board_clock_ticks() + tick;
+    uint32_t n = 0;
     struct profile_stats st;
     do {
+        if (++n == TRACED)
+            truth_trace();
         truth_mark();
         if (truth_resync) {
-            /* gdb stopped the firmware here, which may move QEMU's clock on: the traced
-             * iteration starts a whole tick, as every other one does */
+            /* gdb stopped the firmware at truth_trace, which may move QEMU's clock on: the
+             * traced iteration starts a whole tick, as every other one does */
             truth_resync = 0;
             next = board_clock_ticks() + tick;
         }

@@ -8,3 +8,8 @@ __attribute__((noinline)) void truth_done(int phase)
 {
     __asm__ volatile("" : : "r"(phase) : "memory");
 }
+
+__attribute__((noinline)) void truth_trace(void)
+{
+    __asm__ volatile("" : : : "memory");
+}
