@@ -172,6 +172,7 @@ struct gmon_file_info {
 	/* The project's target's counters, from the GNU header's spare bytes (0 in other
 	 * files): samples taken, profiler-overhead samples (in no bin), arcs not recorded. */
 	uint32_t samples_total, samples_overhead, arcs_dropped;
+	int counters_marked;       /* the arcs word's check byte is right (doc/format.md) */
 	uint64_t samples_binned;   /* what this file added to the histogram bins */
 };
 
@@ -195,6 +196,7 @@ struct profile {
 
 int gmon_read(struct profile *p, const char *path, int format);
 void gmon_counters(const struct profile *p, uint64_t sum[3]);
+unsigned gmon_counters_check(uint32_t samples, uint32_t overhead, uint32_t arcs);
 void gmon_report_overhead(const struct profile *p);
 int gmon_parse(struct profile *p, const char *name, const unsigned char *buf, size_t len,
 	       int format);
