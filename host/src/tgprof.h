@@ -40,6 +40,7 @@ struct sym {
 	const char *file;          /* source file from DWARF line info, or NULL */
 	int line;
 	unsigned is_static : 1, is_func : 1, owns_name : 1;
+	unsigned mapped : 1;       /* -R: named after its object file (mapfile.c) */
 	unsigned sel;              /* bit set of symspec tables that select this symbol */
 	size_t order;              /* position in the raw symbol list (ties) */
 
@@ -250,7 +251,7 @@ struct options {
 };
 
 enum { STYLE_FLAT = 1, STYLE_GRAPH = 2, STYLE_INFO = 4, STYLE_SUM = 8, STYLE_EXEC = 16,
-       STYLE_ORDER = 32, STYLE_ANNO = 64 };
+       STYLE_ORDER = 32, STYLE_ANNO = 64, STYLE_FILE_ORDER = 128 };
 
 /* symspec.c */
 int symspec_add(struct options *o, const char *spec, int table);
@@ -259,6 +260,20 @@ int symspec_arc_selected(const struct options *o, const struct sym *parent,
 			 const struct sym *child, int table);
 unsigned symspec_table_len(const struct options *o, int table);
 void symspec_release(struct options *o);
+
+/* mapfile.c: -R, gprof's map of functions to object files */
+struct fmap_entry {
+	char *file, *func;
+	int is_first;              /* the first line of a run of lines of one file */
+};
+struct fmap {
+	struct fmap_entry *e;      /* in the file's order */
+	size_t n;
+	void **byname;             /* the entries by function name (stable) */
+};
+int fmap_read(struct fmap *m, const char *path);
+void fmap_apply(const struct fmap *m, struct symtab *tab);
+void fmap_release(struct fmap *m);
 
 /* ---- analysis --------------------------------------------------------------------- */
 struct analysis {
@@ -275,6 +290,7 @@ struct analysis {
 	double tscale;             /* --time-unit: 1 (seconds), 1e3 or 1e6 */
 	const char *tunit;         /* the dimension name printed, "seconds" unless --time-unit */
 	const struct stacks *stacks; /* gmon.stacks: the call graph's times are measured */
+	struct placement *placement; /* -r and -R: gprof's placement state (order.c) */
 };
 
 /* ---- gmon.stacks: the calling-context tree (stacks.c, stackout.c) ----------------- */
@@ -313,6 +329,8 @@ void cg_print_index(struct analysis *a, FILE *out);
 void exec_counts_print(struct analysis *a, FILE *out);
 void bb_assign(struct symtab *tab, const struct profile *p);
 void function_order_print(struct analysis *a, FILE *out);
+void file_order_print(struct analysis *a, const struct fmap *m, FILE *out);
+void order_release(struct analysis *a);
 int annotated_source_print(struct analysis *a, int *first_output);
 void print_name(const struct analysis *a, const struct sym *s, FILE *out);
 int print_name_only(const struct analysis *a, const struct sym *s, FILE *out);
