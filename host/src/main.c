@@ -158,21 +158,14 @@ static char *stacks_beside(const struct profile *p)
 }
 
 /* --folded, --flame-graph, --speedscope: 0, or 1 after an error. */
-static int stacks_outputs(const struct options *o, const struct stacks *st,
-			  const struct symtab *tab)
+static int stacks_outputs(const struct options *o, const struct analysis *a)
 {
-	if (!st) {
-		if (o->folded || o->flame || o->speedscope)
-			return error("--folded, --flame-graph and --speedscope need gmon.stacks (from "
-				     "the target's stack-profiling mode; --stacks=FILE names it)"), 1;
-		return 0;
-	}
 	int rc = 0;
-	if (o->folded && stacks_write_folded(st, tab, o->folded))
+	if (o->folded && stacks_write_folded(a->stacks, a, o->folded))
 		rc = 1;
-	if (o->flame && stacks_write_flame(st, tab, o->flame))
+	if (o->flame && stacks_write_flame(a->stacks, a, o->flame))
 		rc = 1;
-	if (o->speedscope && stacks_write_speedscope(st, tab, o->speedscope))
+	if (o->speedscope && stacks_write_speedscope(a->stacks, a, o->speedscope))
 		rc = 1;
 	return rc;
 }
@@ -415,6 +408,13 @@ int main(int argc, char **argv)
 		goto out;       /* --stacks named it: an error; found beside: ignored (1) */
 	if (fit == 0)
 		a.stacks = &stacks;
+	if ((o.folded || o.flame || o.speedscope) && !a.stacks) {
+		/* before any output: the report is not what was asked for */
+		error("--folded, --flame-graph and --speedscope need gmon.stacks (from the "
+		      "target's stack-profiling mode; --stacks=FILE names it)%s",
+		      stacks_path ? ": the one found beside was not this profile's" : "");
+		goto out;
+	}
 	if (prof.nbbs && o.lines)
 		bb_assign(&tab, &prof);
 	else if (prof.nbbs)
@@ -498,7 +498,7 @@ int main(int argc, char **argv)
 		rc = 1;
 	if (o.json && json_write(&a, o.json))
 		rc = 1;
-	if (stacks_outputs(&o, a.stacks, &tab))
+	if (a.stacks && stacks_outputs(&o, &a))
 		rc = 1;
 	if (fflush(stdout) || ferror(stdout)) {
 		error("write error on standard output");

@@ -312,12 +312,10 @@ int stacks_fit_gmon(const struct stacks *st, const struct profile *p, int named)
 int stacks_decode_nodes(struct stacks *st, const unsigned char *b);
 void stacks_release(struct stacks *st);
 void stacks_report(const struct stacks *st);
-const char *stacks_frame_name(const struct stacks *st, const struct symtab *tab, uint32_t i,
-			      char *buf, size_t len);
 void stacks_measure(struct analysis *a, const struct stacks *st);
-int stacks_write_folded(const struct stacks *st, const struct symtab *tab, const char *path);
-int stacks_write_flame(const struct stacks *st, const struct symtab *tab, const char *path);
-int stacks_write_speedscope(const struct stacks *st, const struct symtab *tab,
+int stacks_write_folded(const struct stacks *st, const struct analysis *a, const char *path);
+int stacks_write_flame(const struct stacks *st, const struct analysis *a, const char *path);
+int stacks_write_speedscope(const struct stacks *st, const struct analysis *a,
 			    const char *path);
 
 void hist_assign(struct analysis *a);
@@ -350,6 +348,7 @@ extern const char flat_blurb[], callg_blurb[], bsd_flat_blurb[], bsd_callg_blurb
 
 /* extra outputs */
 int dot_write(struct analysis *a, const char *path, double threshold);
+void elide_templates(const char *name, char *out);
 int svg_write(struct analysis *a, const char *path, double threshold);
 int callgrind_write(struct analysis *a, const char *path);
 int json_write(struct analysis *a, const char *path);
