@@ -3,9 +3,9 @@
 # corpus made of generated inputs, and reports executions and findings.
 set -u
 HB=${1:-build/host} SECS=${2:-60}
-per=$(( SECS / 2 > 1 ? SECS / 2 : 1 ))
+per=$(( SECS / 3 > 1 ? SECS / 3 : 1 ))
 corp=$HB/fuzz-corpus
-mkdir -p "$corp/gmon" "$corp/elf" "$HB/fuzz-findings"
+mkdir -p "$corp/gmon" "$corp/elf" "$corp/stacks" "$HB/fuzz-findings"
 G=$HB/gen-gmon
 if [ -x "$G" ] && [ -z "$(ls -A "$corp/gmon")" ]; then
 	"$G" asm 20 1 > "$corp/f.s" && gcc -nostdlib -static -Wl,-e,_start "$corp/f.s" -o "$corp/elf/x.elf" &&
@@ -21,11 +21,21 @@ if [ -x "$G" ] && [ -z "$(ls -A "$corp/gmon")" ]; then
 	printf 'static int s(int x) { return x * 3; }\nint f(int x) { return s(x) + 1; }\nint _start(void) { return f(2); }\n' > "$corp/d.c"
 	arm-none-eabi-gcc -g -Os -nostdlib -mthumb -mcpu=cortex-m3 "$corp/d.c" -o "$corp/elf/dwarf.elf"
 fi
+# gmon.stacks seeds: trees of both widths and byte orders, a chain (host/tests/gen-stacks.py)
+if [ -z "$(ls -A "$corp/stacks")" ]; then
+	gs=$(dirname "$0")/../tests/gen-stacks.py
+	a=1000,1040,1080,10c0,1100,1140
+	for s in 1 2 3; do
+		python3 "$gs" "$corp/stacks/t$s" $a --tree 40 --seed $s > /dev/null
+		python3 "$gs" "$corp/stacks/b$s" $a --tree 30 --seed $s --width 4 --big --overhead 3 > /dev/null
+	done
+	python3 "$gs" "$corp/stacks/chain" $a --chain 50 --every --width 4 > /dev/null
+fi
 status=0
 # Findings of this run only: the directory keeps those of earlier runs.
 stamp=$(mktemp "$HB/fuzz-findings/.run.XXXXXX") || exit 1
 trap 'rm -f "$stamp"' EXIT
-for t in gmon elf; do
+for t in gmon elf stacks; do
 	log=$HB/fuzz-$t.log
 	echo "fuzz-$t: $per s"
 	maxlen=4096

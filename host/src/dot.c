@@ -223,7 +223,7 @@ static size_t operator_chars(const char *name, const char *p)
 
 /* name with the arguments of its templates elided, "std::map<...>::operator[]", into out
  * (3 * strlen(name) + 1 bytes: "<>" becomes "<...>"). */
-static void elide_templates(const char *name, char *out)
+void elide_templates(const char *name, char *out)
 {
 	int depth = 0;
 	for (const char *p = name; *p; p++) {

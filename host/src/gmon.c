@@ -141,8 +141,10 @@ static void add_arc(struct profile *p, uint64_t from, uint64_t self, uint64_t co
 
 /* The header's 12 spare bytes at offset 8: the project's target writes three u32 there
  * (file byte order): samples taken, profiler-overhead samples (their PC was in the
- * profiling package's own code: counted, in no bin), arcs not recorded.  GNU gprof
- * ignores them; glibc writes zeros. */
+ * profiling package's own code: counted, in no bin), and in the third word the arcs not
+ * recorded (bits 0-23) under a check byte (bits 24-31, COUNTERS_CHECK).  GNU gprof
+ * ignores them; glibc writes zeros; gprof -s leaves them uninitialised (counters_trust
+ * tells its garbage from counters). */
 static int read_counters(struct reader *r, struct gmon_file_info *fi)
 {
 	uint64_t samples, overhead, arcs;
@@ -151,7 +153,10 @@ static int read_counters(struct reader *r, struct gmon_file_info *fi)
 		return -1;
 	fi->samples_total = (uint32_t)samples;
 	fi->samples_overhead = (uint32_t)overhead;
-	fi->arcs_dropped = (uint32_t)arcs;
+	fi->counters_marked = (arcs >> 24) == gmon_counters_check((uint32_t)samples,
+								   (uint32_t)overhead,
+								   (uint32_t)arcs & 0xffffff);
+	fi->arcs_dropped = fi->counters_marked ? (uint32_t)arcs & 0xffffff : (uint32_t)arcs;
 	return 0;
 }
 
@@ -248,6 +253,11 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
 	if (r->len < hdr || ncnt < hdr)
 		return error("%s: offset %zu: BSD header claims %llu bytes, needs at least %zu",
 			     r->name, 2 * ptr, (unsigned long long)ncnt, hdr);
+	/* gprof compares the range in 2-byte units before it reads any bin, and stops */
+	if (lo / 2 > hi / 2)
+		return error("%s: offset 0: histogram range 0x%llx..0x%llx is reversed: does not "
+			     "appear to be in gmon.out format", r->name, (unsigned long long)lo,
+			     (unsigned long long)hi);
 	r->off = hdr;
 	uint32_t nbins = (uint32_t)((ncnt - hdr) / 2);
 	if (nbins) {
@@ -314,9 +324,31 @@ static void bins_copy_free(uint64_t **prev, unsigned n)
 	free(prev);
 }
 
+/* The check byte over the target's counters: 0xA5 and every byte of the three values
+ * (the arcs' 24 bits), XORed.  It tells them from gprof -s's uninitialised bytes. */
+unsigned gmon_counters_check(uint32_t samples, uint32_t overhead, uint32_t arcs)
+{
+	uint32_t x = samples ^ overhead ^ (arcs & 0xffffff);
+	return 0xa5u ^ (x & 0xff) ^ ((x >> 8) & 0xff) ^ ((x >> 16) & 0xff) ^ (x >> 24);
+}
+
+/* Are the spare bytes the target's counters?  Every sample is in a bin, overhead or
+ * outside the range: samples >= overhead + the bins' sum, marked or not.  A file without
+ * the check byte (written before it, or gprof -s's garbage: there the histogram's high
+ * address and bin count, or a heap pointer) is believed only when at most half of its
+ * samples fell outside the range; garbage has thousands to billions "outside". */
+static int counters_trust(const struct gmon_file_info *fi)
+{
+	uint64_t accounted = (uint64_t)fi->samples_overhead + fi->samples_binned;
+	if (!fi->samples_total && !fi->samples_overhead)
+		return 1;               /* glibc's zeros; or calls lost before any sample */
+	if (accounted > fi->samples_total)
+		return 0;
+	return fi->counters_marked || fi->samples_total - accounted <= accounted;
+}
+
 /* The target's losses in one file: samples = overhead + the bins' sum + samples outside
- * the range (or refused by a full bin).  Counters that do not add up (a header that is
- * not the target's) say nothing about samples lost. */
+ * the range (or refused by a full bin). */
 static void report_loss(const struct gmon_file_info *fi)
 {
 	uint64_t accounted = (uint64_t)fi->samples_overhead + fi->samples_binned;
@@ -348,6 +380,8 @@ int gmon_parse(struct profile *p, const char *name, const unsigned char *buf, si
 	bins_copy_free(prev, before);
 	if (rc)
 		return rc;
+	if (!counters_trust(fi))
+		fi->samples_total = fi->samples_overhead = fi->arcs_dropped = 0;
 	report_loss(fi);
 	if (saturated)
 		warning("%s: histogram bins saturated at 65535 samples: times are too low", name);

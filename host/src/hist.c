@@ -136,7 +136,7 @@ void flat_print(struct analysis *a, FILE *out)
 	double total = a->total_time;
 	if (bsd) {
 		fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
-			(long)a->prof->hist_scale * 2L);
+			(long)((unsigned long)(long)a->prof->hist_scale * 2UL));
 		if (total > 0.0)
 			fprintf(out, " for %.2f%% of %.2f %s\n\n", 100.0 / total, total / hz * ts, dim);
 	} else {

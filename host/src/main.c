@@ -59,8 +59,11 @@ static void usage(FILE *f)
 "  -S FILE, --external-symbol-table=FILE  symbols from an nm-style listing\n"
 "  -v, --version               version\n"
 "  -h, --help                  this help\n"
+"  -R MAP, --file-ordering=MAP  an object file order for the linker, from the arcs;\n"
+"                              MAP maps functions to object files (nm -A's lines)\n"
+"  -d[NUM], --debug[=NUM]      accepted for gprof's scripts; tgprof prints no\n"
+"                              debugging output\n"
 "SPEC is FUNCTION, FILE (has a dot), LINE, FILE:FUNCTION or FILE:LINE.\n"
-"Not supported: -R (file ordering), -d (debug output).\n"
 "\n"
 "Beyond gprof:\n"
 "  --dot=FILE                  call graph in Graphviz DOT\n"
@@ -101,6 +104,8 @@ static const struct option longopts[] = {
 	{"file-info", no_argument, 0, 'i'},
 	{"line", no_argument, 0, 'l'},
 	{"function-ordering", no_argument, 0, 'r'},
+	{"file-ordering", required_argument, 0, 'R'},
+	{"debug", optional_argument, 0, 'd'},
 	{"annotated-source", optional_argument, 0, 'A'},
 	{"no-annotated-source", optional_argument, 0, 'J'},
 	{"all-lines", no_argument, 0, 'x'},
@@ -153,21 +158,14 @@ static char *stacks_beside(const struct profile *p)
 }
 
 /* --folded, --flame-graph, --speedscope: 0, or 1 after an error. */
-static int stacks_outputs(const struct options *o, const struct stacks *st,
-			  const struct symtab *tab)
+static int stacks_outputs(const struct options *o, const struct analysis *a)
 {
-	if (!st) {
-		if (o->folded || o->flame || o->speedscope)
-			return error("--folded, --flame-graph and --speedscope need gmon.stacks (from "
-				     "the target's stack-profiling mode; --stacks=FILE names it)"), 1;
-		return 0;
-	}
 	int rc = 0;
-	if (o->folded && stacks_write_folded(st, tab, o->folded))
+	if (o->folded && stacks_write_folded(a->stacks, a, o->folded))
 		rc = 1;
-	if (o->flame && stacks_write_flame(st, tab, o->flame))
+	if (o->flame && stacks_write_flame(a->stacks, a, o->flame))
 		rc = 1;
-	if (o->speedscope && stacks_write_speedscope(st, tab, o->speedscope))
+	if (o->speedscope && stacks_write_speedscope(a->stacks, a, o->speedscope))
 		rc = 1;
 	return rc;
 }
@@ -187,7 +185,7 @@ int main(int argc, char **argv)
 	struct options o = {0};
 	struct elf_opts eo = {.want_lines = 1};
 	int format = 0, c;
-	const char *ext_syms = NULL;
+	const char *ext_syms = NULL, *map_path = NULL;
 	o.ignore_zeros = 1;
 	o.width = 80;
 	o.table_length = 10;
@@ -195,7 +193,7 @@ int main(int argc, char **argv)
 	argv = args_expand(&argc, argv);
 	o.dot_threshold = 0.5;
 
-	while ((c = getopt_long(argc, argv, "abC::De:E:f:F:hik:lLn:N:O:p::P::q::Q::sS:Tvw:zZ::A::J::rRcxyI:t:m:d::", longopts,
+	while ((c = getopt_long(argc, argv, "abC::De:E:f:F:hik:lLn:N:O:p::P::q::Q::sS:Tvw:zZ::A::J::rR:cxyI:t:m:d::", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a': eo.ignore_static = 1; break;
@@ -244,9 +242,12 @@ int main(int argc, char **argv)
 				o.search[o.nsearch++] = d;
 			}
 			break;
-		case 'R': case 'd':
-			error("gprof's -%c (file ordering, debug output) is not supported by tgprof", c);
-			return 1;
+		case 'R':
+			map_path = optarg;
+			o.style |= STYLE_FILE_ORDER;
+			o.user_specified |= STYLE_FILE_ORDER;
+			break;
+		case 'd': break;        /* gprof's debugging output: none here */
 		case 'D': eo.ignore_non_functions = 1; break;
 		case 'e': symspec_add(&o, optarg, EXCL_GRAPH); break;
 		case 'E': symspec_add(&o, optarg, EXCL_GRAPH); symspec_add(&o, optarg, EXCL_TIME); break;
@@ -340,6 +341,11 @@ int main(int argc, char **argv)
 		default: usage(stderr); return 1;
 		}
 	}
+	if ((o.user_specified & STYLE_ORDER) && (o.user_specified & STYLE_FILE_ORDER)) {
+		error("only one of --function-ordering (-r) and --file-ordering (-R) may be given "
+		      "(as in gprof)");
+		return 1;
+	}
 	o.extra_warnings = 1;
 	const char *aout = optind < argc ? argv[optind++] : "a.out";
 	for (const char **e = default_excluded; *e; e++) {
@@ -353,11 +359,22 @@ int main(int argc, char **argv)
 	struct profile prof = {0};
 	struct analysis a = {0};
 	struct stacks stacks = {0};
+	struct fmap map = {0};
 	char *beside = NULL;
+	if (map_path && fmap_read(&map, map_path))
+		goto out_opts;
 	if (symtab_read_elf(&tab, aout, &eo))
 		goto out_opts;
 	if (ext_syms && symtab_read_listing(&tab, ext_syms))
 		goto out;
+	if (map_path && !ext_syms) {
+		fmap_apply(&map, &tab);
+		if (!tab.len) {
+			error("%s: file has no symbols (every one is mapped to a file after "
+			      "another's)", aout);
+			goto out;
+		}
+	}
 	symtab_finalize(&tab);
 	if (o.lines && symtab_add_lines(&tab, aout))
 		goto out;
@@ -391,6 +408,13 @@ int main(int argc, char **argv)
 		goto out;       /* --stacks named it: an error; found beside: ignored (1) */
 	if (fit == 0)
 		a.stacks = &stacks;
+	if ((o.folded || o.flame || o.speedscope) && !a.stacks) {
+		/* before any output: the report is not what was asked for */
+		error("--folded, --flame-graph and --speedscope need gmon.stacks (from the "
+		      "target's stack-profiling mode; --stacks=FILE names it)%s",
+		      stacks_path ? ": the one found beside was not this profile's" : "");
+		goto out;
+	}
 	if (prof.nbbs && o.lines)
 		bb_assign(&tab, &prof);
 	else if (prof.nbbs)
@@ -463,6 +487,8 @@ int main(int argc, char **argv)
 		rc = 2;
 	if (style & STYLE_ORDER)
 		function_order_print(&a, stdout);
+	if (style & STYLE_FILE_ORDER)
+		file_order_print(&a, &map, stdout);
 	rc = rc == 2;
 	if (o.dot && dot_write(&a, o.dot, o.dot_threshold))
 		rc = 1;
@@ -472,13 +498,14 @@ int main(int argc, char **argv)
 		rc = 1;
 	if (o.json && json_write(&a, o.json))
 		rc = 1;
-	if (stacks_outputs(&o, a.stacks, &tab))
+	if (a.stacks && stacks_outputs(&o, &a))
 		rc = 1;
 	if (fflush(stdout) || ferror(stdout)) {
 		error("write error on standard output");
 		rc = 1;
 	}
 out:
+	order_release(&a);
 	stacks_release(&stacks);
 	free(beside);
 	free(a.cg_sorted);
@@ -487,6 +514,7 @@ out:
 	profile_release(&prof);
 	symtab_release(&tab);
 out_opts:
+	fmap_release(&map);
 	free(o.search);
 	symspec_release(&o);
 	return rc;

@@ -168,31 +168,86 @@ void stacks_release(struct stacks *st)
 	st->n = 0;
 }
 
-/* A node's frame name into buf: the function, a thread's context, or hex. */
-const char *stacks_frame_name(const struct stacks *st, const struct symtab *tab, uint32_t i,
-			      char *buf, size_t len)
-{
-	const struct stack_node *n = &st->nodes[i];
-	if (n->self == 0) {
-		snprintf(buf, len, "[thread 0x%llx]", (unsigned long long)n->from);
-		return buf;
-	}
-	const struct sym *s = symtab_lookup(tab, n->self);
-	if (s && s->name)
-		return s->name;
-	snprintf(buf, len, "0x%llx", (unsigned long long)n->self);
-	return buf;
-}
-
 /* ---- the measured call graph ---------------------------------------------------------- */
 
-/* The arc parent -> child of the call graph, or NULL. */
-static struct arc *arc_of(struct sym *parent, struct sym *child)
+static int cmp_arc_ends(const void *l, const void *r)
 {
-	for (struct arc *a = parent->children; a; a = a->next_child)
-		if (a->child == child)
-			return a;
-	return NULL;
+	const struct arc *x = *(struct arc *const *)l, *y = *(struct arc *const *)r;
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	return x->child < y->child ? -1 : x->child > y->child;
+}
+
+/* Each node's arc (from its parent's function to its own), or NULL: by a search in the
+ * arcs sorted by their ends. */
+static struct arc **node_arcs(struct analysis *a, const struct stacks *st, struct sym **fn)
+{
+	struct arc **by = xmalloc((a->narcs + 1) * sizeof *by);
+	for (size_t k = 0; k < a->narcs; k++)
+		by[k] = &a->arcs[k];
+	qsort(by, a->narcs, sizeof *by, cmp_arc_ends);
+	struct arc **of = xcalloc(st->n + 1, sizeof *of);
+	for (uint32_t i = 0; i < st->n; i++) {
+		uint32_t p = st->nodes[i].parent;
+		if (p == NO_PARENT || !fn[i] || !fn[p])
+			continue;
+		struct arc key = {.parent = fn[p], .child = fn[i]}, *kp = &key;
+		struct arc **hit = a->narcs ? bsearch(&kp, by, a->narcs, sizeof *by, cmp_arc_ends) : NULL;
+		of[i] = hit ? *hit : NULL;
+	}
+	free(by);
+	return of;
+}
+
+/* incl[arc]: the samples of every path through the arc, each once however often the arc
+ * is on it.  That is the samples under each node whose arc no ancestor has (their subtrees
+ * are disjoint): a walk of the tree, without recursion, counting each arc on the path. */
+static void arcs_inclusive(const struct analysis *a, const struct stacks *st,
+			   struct arc **of, double *incl)
+{
+	uint32_t n = st->n, *start = xcalloc(n + 2, sizeof *start), *kid = xmalloc((n + 1) * 4);
+	uint64_t *sub = xcalloc(n + 1, sizeof *sub);
+	for (uint32_t i = n; i-- > 0;) {
+		sub[i] += st->nodes[i].samples;
+		if (st->nodes[i].parent != NO_PARENT)
+			sub[st->nodes[i].parent] += sub[i];
+	}
+	/* children by parent, the roots under a virtual node n */
+	for (uint32_t i = 0; i < n; i++)
+		start[(st->nodes[i].parent == NO_PARENT ? n : st->nodes[i].parent) + 1]++;
+	for (uint32_t i = 0; i <= n; i++)
+		start[i + 1] += start[i];
+	uint32_t *fill = xmalloc((n + 1) * 4), *stack = xmalloc((n + 2) * 4), *next = xmalloc((n + 2) * 4);
+	memcpy(fill, start, (n + 1) * 4);
+	for (uint32_t i = 0; i < n; i++)
+		kid[fill[st->nodes[i].parent == NO_PARENT ? n : st->nodes[i].parent]++] = i;
+	uint32_t *on_path = xcalloc(a->narcs + 1, sizeof *on_path), depth = 0;
+	stack[0] = n;
+	next[0] = start[n];
+	for (;;) {
+		uint32_t v = stack[depth];
+		if (next[depth] < start[v + 1]) {
+			uint32_t k = kid[next[depth]++];
+			struct arc *arc = of[k];
+			if (arc && on_path[arc - a->arcs]++ == 0)
+				incl[arc - a->arcs] += (double)sub[k];
+			stack[++depth] = k;
+			next[depth] = start[k];
+			continue;
+		}
+		if (!depth)
+			break;
+		if (of[v])
+			on_path[of[v] - a->arcs]--;
+		depth--;
+	}
+	free(on_path);
+	free(next);
+	free(stack);
+	free(fill);
+	free(sub);
+	free(kid);
+	free(start);
 }
 
 /* A function in no cycle of several (gprof's cycles keep their estimates). */
@@ -216,32 +271,12 @@ void stacks_measure(struct analysis *a, const struct stacks *st)
 	/* the tree's self samples of each arc's callee frames, and their sum per callee */
 	double *self_via = xcalloc(a->narcs + 1, sizeof *self_via);
 	double *incl = xcalloc(a->narcs + 1, sizeof *incl);
-	struct arc **seen = xmalloc((st->n + 1) * sizeof *seen);
-	for (uint32_t i = 0; i < st->n; i++) {
-		uint32_t s = st->nodes[i].samples, p = st->nodes[i].parent;
-		if (!s)
-			continue;
-		if (p != NO_PARENT && fn[i] && fn[p]) {
-			struct arc *arc = arc_of(fn[p], fn[i]);
-			if (arc)
-				self_via[arc - a->arcs] += s;
-		}
-		size_t nseen = 0;
-		for (uint32_t j = i; j != NO_PARENT && st->nodes[j].parent != NO_PARENT;
-		     j = st->nodes[j].parent) {
-			uint32_t q = st->nodes[j].parent;
-			struct arc *arc = fn[j] && fn[q] ? arc_of(fn[q], fn[j]) : NULL;
-			if (!arc)
-				continue;
-			size_t k = 0;
-			while (k < nseen && seen[k] != arc)
-				k++;
-			if (k == nseen) {
-				seen[nseen++] = arc;
-				incl[arc - a->arcs] += s;
-			}
-		}
-	}
+	struct arc **of = node_arcs(a, st, fn);
+	for (uint32_t i = 0; i < st->n; i++)
+		if (of[i])
+			self_via[of[i] - a->arcs] += st->nodes[i].samples;
+	arcs_inclusive(a, st, of, incl);
+	free(of);
 	struct symtab *tab = a->tab;
 	double *self_sum = xcalloc(tab->len + 1, sizeof *self_sum);
 	for (size_t k = 0; k < a->narcs; k++)
@@ -267,7 +302,6 @@ void stacks_measure(struct analysis *a, const struct stacks *st)
 		s->prop_self = s->time;
 	}
 	free(self_sum);
-	free(seen);
 	free(incl);
 	free(self_via);
 	free(fn);

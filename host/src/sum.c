@@ -28,14 +28,18 @@ static void put_vma(struct writer *w, uint64_t v)
 
 /* gprof leaves the header's 12 spare bytes uninitialized; we write the target's counters
  * summed over the inputs (samples, profiler overhead, arcs not recorded), each u32 in
- * the file's byte order, held at 2^32-1 rather than wrapped. */
+ * the file's byte order, held at 2^32-1 (the arcs at 2^24-1) rather than wrapped, and the
+ * check byte over them in the arcs word's top byte, as the target writes them. */
 static void put_counters(struct writer *w, const struct profile *p)
 {
 	uint64_t c[3];
 	gmon_counters(p, c);
-	put(w, c[0] > UINT32_MAX ? UINT32_MAX : c[0], 4);
-	put(w, c[1] > UINT32_MAX ? UINT32_MAX : c[1], 4);
-	put(w, c[2] > UINT32_MAX ? UINT32_MAX : c[2], 4);
+	uint32_t samples = c[0] > UINT32_MAX ? UINT32_MAX : (uint32_t)c[0];
+	uint32_t overhead = c[1] > UINT32_MAX ? UINT32_MAX : (uint32_t)c[1];
+	uint32_t arcs = c[2] > 0xffffff ? 0xffffff : (uint32_t)c[2];
+	put(w, samples, 4);
+	put(w, overhead, 4);
+	put(w, arcs | (uint32_t)gmon_counters_check(samples, overhead, arcs) << 24, 4);
 }
 
 int gmon_write_sum(const struct profile *p, const struct analysis *a, const char *path)

@@ -40,6 +40,7 @@ struct sym {
 	const char *file;          /* source file from DWARF line info, or NULL */
 	int line;
 	unsigned is_static : 1, is_func : 1, owns_name : 1;
+	unsigned mapped : 1;       /* -R: named after its object file (mapfile.c) */
 	unsigned sel;              /* bit set of symspec tables that select this symbol */
 	size_t order;              /* position in the raw symbol list (ties) */
 
@@ -172,6 +173,7 @@ struct gmon_file_info {
 	/* The project's target's counters, from the GNU header's spare bytes (0 in other
 	 * files): samples taken, profiler-overhead samples (in no bin), arcs not recorded. */
 	uint32_t samples_total, samples_overhead, arcs_dropped;
+	int counters_marked;       /* the arcs word's check byte is right (doc/format.md) */
 	uint64_t samples_binned;   /* what this file added to the histogram bins */
 };
 
@@ -195,6 +197,7 @@ struct profile {
 
 int gmon_read(struct profile *p, const char *path, int format);
 void gmon_counters(const struct profile *p, uint64_t sum[3]);
+unsigned gmon_counters_check(uint32_t samples, uint32_t overhead, uint32_t arcs);
 void gmon_report_overhead(const struct profile *p);
 int gmon_parse(struct profile *p, const char *name, const unsigned char *buf, size_t len,
 	       int format);
@@ -248,7 +251,7 @@ struct options {
 };
 
 enum { STYLE_FLAT = 1, STYLE_GRAPH = 2, STYLE_INFO = 4, STYLE_SUM = 8, STYLE_EXEC = 16,
-       STYLE_ORDER = 32, STYLE_ANNO = 64 };
+       STYLE_ORDER = 32, STYLE_ANNO = 64, STYLE_FILE_ORDER = 128 };
 
 /* symspec.c */
 int symspec_add(struct options *o, const char *spec, int table);
@@ -257,6 +260,20 @@ int symspec_arc_selected(const struct options *o, const struct sym *parent,
 			 const struct sym *child, int table);
 unsigned symspec_table_len(const struct options *o, int table);
 void symspec_release(struct options *o);
+
+/* mapfile.c: -R, gprof's map of functions to object files */
+struct fmap_entry {
+	char *file, *func;
+	int is_first;              /* the first line of a run of lines of one file */
+};
+struct fmap {
+	struct fmap_entry *e;      /* in the file's order */
+	size_t n;
+	void **byname;             /* the entries by function name (stable) */
+};
+int fmap_read(struct fmap *m, const char *path);
+void fmap_apply(const struct fmap *m, struct symtab *tab);
+void fmap_release(struct fmap *m);
 
 /* ---- analysis --------------------------------------------------------------------- */
 struct analysis {
@@ -273,6 +290,7 @@ struct analysis {
 	double tscale;             /* --time-unit: 1 (seconds), 1e3 or 1e6 */
 	const char *tunit;         /* the dimension name printed, "seconds" unless --time-unit */
 	const struct stacks *stacks; /* gmon.stacks: the call graph's times are measured */
+	struct placement *placement; /* -r and -R: gprof's placement state (order.c) */
 };
 
 /* ---- gmon.stacks: the calling-context tree (stacks.c, stackout.c) ----------------- */
@@ -294,12 +312,10 @@ int stacks_fit_gmon(const struct stacks *st, const struct profile *p, int named)
 int stacks_decode_nodes(struct stacks *st, const unsigned char *b);
 void stacks_release(struct stacks *st);
 void stacks_report(const struct stacks *st);
-const char *stacks_frame_name(const struct stacks *st, const struct symtab *tab, uint32_t i,
-			      char *buf, size_t len);
 void stacks_measure(struct analysis *a, const struct stacks *st);
-int stacks_write_folded(const struct stacks *st, const struct symtab *tab, const char *path);
-int stacks_write_flame(const struct stacks *st, const struct symtab *tab, const char *path);
-int stacks_write_speedscope(const struct stacks *st, const struct symtab *tab,
+int stacks_write_folded(const struct stacks *st, const struct analysis *a, const char *path);
+int stacks_write_flame(const struct stacks *st, const struct analysis *a, const char *path);
+int stacks_write_speedscope(const struct stacks *st, const struct analysis *a,
 			    const char *path);
 
 void hist_assign(struct analysis *a);
@@ -311,6 +327,8 @@ void cg_print_index(struct analysis *a, FILE *out);
 void exec_counts_print(struct analysis *a, FILE *out);
 void bb_assign(struct symtab *tab, const struct profile *p);
 void function_order_print(struct analysis *a, FILE *out);
+void file_order_print(struct analysis *a, const struct fmap *m, FILE *out);
+void order_release(struct analysis *a);
 int annotated_source_print(struct analysis *a, int *first_output);
 void print_name(const struct analysis *a, const struct sym *s, FILE *out);
 int print_name_only(const struct analysis *a, const struct sym *s, FILE *out);
@@ -330,6 +348,7 @@ extern const char flat_blurb[], callg_blurb[], bsd_flat_blurb[], bsd_callg_blurb
 
 /* extra outputs */
 int dot_write(struct analysis *a, const char *path, double threshold);
+void elide_templates(const char *name, char *out);
 int svg_write(struct analysis *a, const char *path, double threshold);
 int callgrind_write(struct analysis *a, const char *path);
 int json_write(struct analysis *a, const char *path);

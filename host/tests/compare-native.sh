@@ -24,11 +24,13 @@ verdict() {
 
 # check NAME DIR ARGS...: run both tools in DIR with ARGS, compare stdout and status,
 # and the gmon.sum files -s writes (but for the header's spare bytes, which gprof leaves
-# uninitialized).
+# uninitialized).  gprof's -R reads a flag of its map's entries it never initialized (from
+# malloc): MALLOC_PERTURB_=255 has glibc fill new blocks with zeros, so that gprof reads
+# what tgprof decides.
 check() {
 	local name=$1 dir=$2; shift 2
 	rm -f "$dir/gmon.sum" "$dir/ref.sum"
-	(cd "$dir" && gprof "$@" > ref.out 2> ref.err; echo $? > ref.rc; [ ! -f gmon.sum ] || mv gmon.sum ref.sum)
+	(cd "$dir" && MALLOC_PERTURB_=255 gprof "$@" > ref.out 2> ref.err; echo $? > ref.rc; [ ! -f gmon.sum ] || mv gmon.sum ref.sum)
 	(cd "$dir" && "$T" "$@" > our.out 2> our.err; echo $? > our.rc)
 	if [ -f "$dir/ref.sum" ] && ! { cmp -s <(head -c 8 "$dir/ref.sum") <(head -c 8 "$dir/gmon.sum") &&
 		cmp -s <(tail -c +21 "$dir/ref.sum") <(tail -c +21 "$dir/gmon.sum"); }; then
@@ -36,6 +38,19 @@ check() {
 	else
 		verdict "$name" "$dir"
 	fi
+}
+
+# make_map DIR CC CFLAGS SOURCES...: DIR/prog.map, the map of functions to object files
+# for -R (--file-ordering), as gprof's manual makes it: nm -A of each source's object.
+make_map() {
+	local d=$1 cc=$2 cflags=$3 s objs=(); shift 3
+	mkdir -p "$d/obj"
+	for s in "$@"; do
+		# shellcheck disable=SC2086
+		$cc -pg $cflags -c "$s" -o "$d/obj/$(basename "${s%.*}").o" 2>> "$d/cc.err" || return 1
+		objs+=("obj/$(basename "${s%.*}").o")
+	done
+	(cd "$d" && nm --extern-only --defined-only -v --print-file-name "${objs[@]}" > prog.map)
 }
 
 # build NAME CFLAGS SIZE SOURCES...; then run it twice (gmon.1, gmon.2) with different sizes.
@@ -47,7 +62,7 @@ build() {
 	for s in "$@"; do srcs+=("$P/$s"); done
 	local cc=gcc
 	case $1 in *.cc) cc=g++;; esac
-	if ! $cc -pg $cflags "${srcs[@]}" -o "$d/prog" 2> "$d/cc.err"; then
+	if ! $cc -pg $cflags "${srcs[@]}" -o "$d/prog" 2> "$d/cc.err" || ! make_map "$d" $cc "$cflags" "${srcs[@]}"; then
 		nok "$name: gcc -pg failed"; sed 's/^/# /' "$d/cc.err"; return 1
 	fi
 	(cd "$d" && ./prog > /dev/null && mv gmon.out gmon.1 && ./prog $size > /dev/null && mv gmon.out gmon.2 && cp gmon.1 gmon.out) ||
@@ -59,6 +74,9 @@ common=("" "-b" "-z" "-b -z" "-T" "-T -b" "-a" "-a -z" "-p" "-q" "-P" "-Q" "-i"
 	"-b -nmain" "-b -Nmain" "-D -b" "-b -p -q" "-C" "-C -z" "-l -b" "-l -b -z" "-l -T"
 	"-b --inline-file-names" "-b -S prog.nm" "-T -i -q" "-T -i -q -b" "-i -p -q -b" "-i -C -q" "-b -w 1" "-r" "-r -p" "-c -b" "-c -r" "-A" "-A -b -z" "-A -l -b" "-A -x -b" "-A -m 100 -t 3 -b" "-A -Jmain -b"
 	"-s" "-s -b -p" "-s -q -b" "-s -A")
+# gprof's file ordering, with the map make_map writes (each run of a file's functions
+# stands for the file, named after it); with -r it is an error.
+maps=("-R prog.map" "-b -p -q -R prog.map" "-a --file-ordering=prog.map" "-b -z -p -R prog.map" "-r -R prog.map")
 
 # check_ann NAME DIR ARGS...: -y, as check, and the files both write (FILE-ann, named
 # after each source file annotated, in the current directory): the same names and contents.
@@ -79,7 +97,9 @@ run_set() {
 	local name=$1; shift
 	local d=$W/$name
 	nm "$d/prog" > "$d/prog.nm"
-	for o in "${common[@]}" "$@"; do
+	local m=()
+	[ ! -f "$d/prog.map" ] || m=("${maps[@]}")
+	for o in "${common[@]}" "${m[@]}" "$@"; do
 		# shellcheck disable=SC2086
 		check "$name [$o]" "$d" $o prog gmon.out
 	done
@@ -141,7 +161,7 @@ done
   echo "int main(void) { int s = 0; for (int r = 0; r < 400; r++) {"
   for f in $(seq 0 19); do echo " s += use$f(r);"; done
   echo "} return s & 1; }"; } > "$d/src/main.c"
-if gcc -pg -O0 -g "$d"/src/*.c -o "$d/prog" 2> "$d/cc.err" &&
+if gcc -pg -O0 -g "$d"/src/*.c -o "$d/prog" 2> "$d/cc.err" && make_map "$d" gcc "-O0 -g" "$d"/src/*.c &&
 	(cd "$d" && { ./prog; ./prog; true; } && cp gmon.out gmon.1 && cp gmon.out gmon.2); then
 	run_set many "-b -pu3.c" "-b -Pu7.c:f7_3"
 else

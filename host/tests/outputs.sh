@@ -164,4 +164,53 @@ check "SVG with a TMPDIR that does not exist: error naming it, no SVG file left"
 check "unknown option: exit 1" [ $? = 1 ]
 "$T" -b --svg=/nonexistent-dir/x.svg prog gmon.out > /dev/null 2> err.txt
 check "SVG to a bad path: error" [ $? = 1 ]
+# ---- gmon.stacks: folded stacks, flame graph, speedscope (the sanitizer build) ---------
+# Generated trees over shapes' functions (host/tests/gen-stacks.py), with a gmon.out whose
+# counters match the tree's header; the outputs' sums and names checked.
+GS="python3 $OLDPWD/host/tests/gen-stacks.py"
+addrs=$(nm prog | awk '$2 ~ /^[Tt]$/ { sub(/^0+/, "", $1); print $1 }' | paste -sd,)
+read -r S O < <($GS st.stacks "$addrs" --tree 300 --seed 7 --overhead 5000)
+"$G" gmon prog st.out -s 9 -a 40 -n 300 -l "$S,$O,0"
+"$T" -b -q --stacks=st.stacks --folded=st.folded --flame-graph=st.svg --speedscope=st.json \
+	prog st.out > st.q 2> err.txt
+rc=$?
+check "stacks outputs: exit 0, no sanitizer report (qsort of no children)" \
+	sh -c "[ $rc = 0 ] && ! grep -q 'runtime error\|AddressSanitizer' err.txt"
+check "folded: every sample of the tree once" \
+	sh -c "[ \"\$(awk '{ s += \$NF } END { print s }' st.folded)\" = $((S - O)) ]"
+check "flame graph and speedscope are well-formed" python3 -c '
+import json, sys, xml.dom.minidom
+xml.dom.minidom.parse("st.svg")
+p = json.load(open("st.json"))["profiles"][0]
+sys.exit(sum(p["weights"]) != p["endValue"] or len(p["samples"]) != len(p["weights"]))'
+# Without gmon.stacks: an error before any output (it printed the whole report first).
+for o in --folded=x.folded --flame-graph=x.svg --speedscope=x.json; do
+	"$T" -b "$o" prog gmon.out > none.out 2> err.txt
+	rc=$?
+	check "$o without gmon.stacks: exit 1 before any output" \
+		sh -c "[ $rc = 1 ] && [ ! -s none.out ] && grep -q 'need gmon.stacks' err.txt"
+done
+# C++ names, demangled as the call graph prints them (unless --no-demangle); in the flame
+# graph a long name's templates elided in its label, whole in its tooltip.
+if g++ -pg -O0 -g "$P/maps.cc" -o cxx.elf && ./cxx.elf > /dev/null 2>&1; then
+	caddrs=$(nm cxx.elf | awk '$2 ~ /^[TtWw]$/ && $3 ~ /^_Z/ { sub(/^0+/, "", $1); print $1 }' | head -40 | paste -sd,)
+	read -r S O < <($GS cx.stacks "$caddrs" --tree 200 --seed 3 --overhead 5000)
+	"$G" gmon cxx.elf cx.out -s 9 -a 40 -n 300 -l "$S,$O,0"
+	"$T" -b -q --stacks=cx.stacks --folded=cx.folded --flame-graph=cx.svg --speedscope=cx.json \
+		cxx.elf cx.out > cx.q 2> err.txt
+	"$T" -b -p -z cxx.elf cx.out > cx.flat 2> /dev/null
+	check "C++ folded stacks demangled (no _Z name), as the flat profile prints them" \
+		sh -c "! grep -q '_Z' cx.folded cx.json && grep -q '::' cx.folded && [ -z \"\$(tr ';' '\n' < cx.folded | sed 's/ [0-9]*$//' | grep -v '^\[' | sort -u | while read -r f; do grep -qF -- \"\$f\" cx.flat || echo x; done)\" ]"
+	check "flame graph: a long C++ name elided in the label (<...>), whole in the tooltip" \
+		python3 -c '
+import re, sys
+s = open("cx.svg").read()
+hits = [(t, l) for t, l in re.findall(r"<title>([^<]*) \(\d+ samples[^<]*</title>.*?data-l=\"([^\"]*)\"", s) if len(t) > 40 and "&lt;" in t]
+sys.exit(not hits or not all("&lt;...&gt;" in l and len(l) < len(t) for t, l in hits))'
+	"$T" -b --no-demangle --stacks=cx.stacks --folded=raw.folded cxx.elf cx.out > /dev/null 2>> err.txt
+	check "--no-demangle: the stacks' names as in the symbol table" grep -q '_Z' raw.folded
+else
+	nok "building and running maps.cc"
+fi
+check "stacks outputs: no sanitizer report" sh -c "! grep -q 'runtime error\|AddressSanitizer' err.txt"
 echo "1..$n"

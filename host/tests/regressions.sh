@@ -194,4 +194,117 @@ if command -v arm-none-eabi-gcc > /dev/null && command -v arm-none-eabi-gprof > 
 else
 	ok "Thumb unit boundary # SKIP arm-none-eabi-gcc or its gprof is not installed"
 fi
+# ---- gprof's -R (file ordering) and -d (debugging output) ------------------------------
+# compare-native.sh compares -R with maps nm makes; here the map's corners, against gprof
+# run with MALLOC_PERTURB_=255 (gprof reads a flag of its map's entries that it never
+# initialized: glibc then gives it zeros, the flag tgprof keeps).
+mkdir rmap && cd rmap || exit 1
+if gcc -pg -O1 "$SRC/host/tests/progs/shapes.c" "$SRC/host/tests/progs/shapes2.c" -o prog &&
+	./prog 3000 > /dev/null; then
+	printf 'a.o:0 T x1\na.o:0 T x3\nb.o:0 T x2\n' > m1        # files with no text symbol
+	printf 'b.o:0 T x1\na.o:0 T x2\nb.o:0 T main\nc.o:0 T zz\n' > m2   # runs of one file
+	printf 's.o:0 T leaf\n\n  No symbols in q.o\ns.o:0 T ping\nt.o:1 W pong\nu.o:0 T main' > m3
+	printf 's.o:0 T a_step\ns.o:0 T b_step\nt.o:0 T c_step\ns.o:0 T leaf\r\n' > m4
+	bad=''
+	for m in m1 m2 m3 m4; do
+		for o in "" "-b -p -q" "-b -z -p" "-a"; do
+			# shellcheck disable=SC2086
+			MALLOC_PERTURB_=255 gprof $o -R $m prog gmon.out > ref.out 2> /dev/null; echo $? >> ref.out
+			# shellcheck disable=SC2086
+			"$T" $o -R $m prog gmon.out > our.out 2> err.txt; echo $? >> our.out
+			sanitizer_clean err.txt && cmp -s ref.out our.out || bad="$bad [$m $o]"
+		done
+	done
+	if [ -z "$bad" ]; then
+		ok "-R with maps of files without text, runs of one file, blank and 'No symbols' lines: as gprof"
+	else
+		nok "-R differs from gprof with$bad"
+	fi
+	printf 's.o:0 T leaf\nnocolon\n' > bad.map
+	"$T" -R bad.map prog gmon.out > our.out 2> err.txt
+	rc=$?
+	if [ $rc = 1 ] && [ ! -s our.out ] && grep -q "error: bad.map: offset 20: unable to parse the mapping file" err.txt; then
+		ok "-R with a line without a colon: an error with the offset, exit 1 (as gprof)"
+	else
+		nok "-R bad map: exit $rc: $(head -c 300 err.txt)"
+	fi
+	"$T" -r -R m1 prog gmon.out > our.out 2> err.txt
+	rc=$?
+	gprof -r -R m1 prog gmon.out > /dev/null 2>&1
+	if [ $rc = $? ] && [ ! -s our.out ] && grep -q "only one of --function-ordering" err.txt; then
+		ok "-r with -R: refused, as gprof refuses it"
+	else
+		nok "-r -R: exit $rc: $(head -c 300 err.txt)"
+	fi
+	"$T" -b prog gmon.out > plain.out 2> /dev/null
+	bad=''
+	for o in -d -d5 --debug --debug=3; do
+		"$T" -b $o prog gmon.out > our.out 2> err.txt || bad="$bad [$o: exit $?]"
+		sanitizer_clean err.txt && cmp -s plain.out our.out || bad="$bad [$o]"
+	done
+	if [ -z "$bad" ]; then
+		ok "-d, -dNUM, --debug, --debug=NUM accepted (no debugging output), the report as without"
+	else
+		nok "-d:$bad $(head -c 200 err.txt)"
+	fi
+else
+	nok "building and running shapes for -R"
+fi
+cd "$W" || exit 1
+
+# ---- gprof -s's gmon.sum: its header's spare bytes are not the target's counters --------
+# gprof leaves them uninitialized (there: the histogram's high address and bin count, or
+# a heap pointer); tgprof took them for the target's counters and reported lost data and
+# an overhead.
+if gcc -pg -O1 "$SRC/host/tests/progs/cycles.c" -o cyc.elf && ./cyc.elf 200 > /dev/null &&
+	mv gmon.out c1.out && ./cyc.elf 300 > /dev/null && mv gmon.out c2.out &&
+	gprof -s cyc.elf c1.out c2.out && mv gmon.sum gsum.out; then
+	"$T" -b cyc.elf gsum.out > our.out 2> err.txt
+	if sanitizer_clean err.txt && [ ! -s err.txt ] && gprof -b cyc.elf gsum.out | cmp -s - our.out; then
+		ok "gprof -s's gmon.sum: no lost data, no overhead line (its spare bytes are garbage)"
+	else
+		nok "gprof -s's gmon.sum: $(head -c 300 err.txt)"
+	fi
+else
+	nok "building cycles.c and summing two profiles with gprof -s"
+fi
+# ---- old BSD profiles with the low address above the high one --------------------------
+# gprof takes a file without the GNU magic for a BSD one, and refuses a range whose low
+# address is above its high one ("does not appear to be in gmon.out format", exit 1): any
+# ELF file given as the profile.  tgprof read the range as reversed and went on.
+gprof -b cyc.elf cyc.elf > /dev/null 2>&1
+grc=$?
+"$T" -b cyc.elf cyc.elf > our.out 2> err.txt
+rc=$?
+if [ $grc = 1 ] && [ $rc = 1 ] && [ ! -s our.out ] &&
+	grep -q "error: cyc.elf: offset 0: histogram range 0x[0-9a-f]*\.\.0x[0-9a-f]* is reversed: does not appear to be in gmon.out format" err.txt; then
+	ok "an ELF file as an old BSD profile (range reversed): an error naming it, exit 1, as gprof"
+else
+	nok "ELF as gmon.out: exit $rc (gprof $grc): $(head -c 300 err.txt)"
+fi
+
+# The same words (samples, overhead, arcs) unmarked and with the check byte: the target's
+# counters are believed when marked, or when no more than half the samples are outside.
+"$G" gmon x.elf c.gmon -s 5 -a 40 -n 300 -k 8
+# counters FILE SAMPLES OVERHEAD ARCS MARK: the header's words set (little-endian x86-64)
+counters() {
+	python3 -c 'import struct, sys
+p, s, o, a, m = sys.argv[1], *map(int, sys.argv[2:])
+x = s ^ o ^ a
+c = 0xa5 ^ (x & 255) ^ (x >> 8 & 255) ^ (x >> 16 & 255) ^ (x >> 24 & 255)
+d = bytearray(open(p, "rb").read())
+d[8:20] = struct.pack("<3I", s, o, a | (c << 24 if m else 0))
+open(p, "wb").write(d)' "$@"
+}
+stderr_of() { "$T" -b x.elf c.gmon 2>&1 > /dev/null; }
+counters c.gmon 5000 100 7 1 && marked=$(stderr_of)
+counters c.gmon 5000 100 7 0 && unmarked=$(stderr_of)
+counters c.gmon 500 100 7 0 && near=$(stderr_of)
+counters c.gmon 100 100 7 1 && short=$(stderr_of)
+if [[ $marked == *"target lost data: 4600 of 5000 samples"*"7 call arcs"*"(100 of 5000)"* ]] &&
+	[ -z "$unmarked" ] && [[ $near == *"target lost data: 100 of 500 samples"* ]] && [ -z "$short" ]; then
+	ok "the target's counters: marked believed, unmarked with most samples outside ignored, unmarked consistent believed, marked but inconsistent ignored"
+else
+	nok "counters: marked '$marked' unmarked '$unmarked' near '$near' short '$short'"
+fi
 echo "1..$n"

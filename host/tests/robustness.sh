@@ -241,4 +241,39 @@ run_case "empty ELF" empty -b empty good.gmon && [ $? = 0 ] && grep -q "empty" e
 run_case "missing gmon" nothere -b x.elf nothere && grep -q "nothere: No such file" err.txt && ok "missing gmon.out named" || nok "missing gmon.out: $bad"
 run_case "directory" . -b x.elf . && ok "a directory as gmon.out" || nok "directory: $bad"
 run_case "empty gmon" empty -b x.elf empty && ok "empty gmon.out" || nok "empty gmon.out: $bad"
+# ---- deep gmon.stacks: time and memory linear in the file ------------------------------
+# A crafted chain of 60 000 frames (1.2 MB) made --folded build a prefix string per level
+# (3 GiB); with a sample on every frame, 30 000 took 50 s for --folded and --flame-graph
+# (every sample walked up to the root).  The optimised build, under 400 MB of address space
+# and 15 s; the outputs whose size is the file's (flame graph, one deep stack) written,
+# the ones that write every stack's whole path (folded, speedscope with a sample on every
+# frame: quadratic by their formats) to /dev/null.  Then the sanitizer build on 20 000.
+GS="python3 $OLDPWD/host/tests/gen-stacks.py"
+TP=$B/tgprof
+addrs=$(nm x.elf | awk '$2 ~ /^[Tt]$/ { sub(/^0+/, "", $1); print $1 }' | head -8 | paste -sd,)
+deep_case() {
+	local label=$1 stacks=$2 gmon=$3; shift 3
+	# (ASan reserves terabytes of address space: no ulimit for the sanitizer build)
+	( [ "$1" = "$T" ] || ulimit -v 400000; timeout 15 "$@" --stacks="$stacks" x.elf "$gmon" > /dev/null 2> deep.err )
+	local rc=$?
+	if [ $rc = 0 ] && sanitizer_clean deep.err; then
+		ok "deep gmon.stacks: $label"
+	else
+		nok "deep gmon.stacks: $label: exit $rc $(head -c 200 deep.err)"
+	fi
+}
+for spec in "60000 leaf:--chain 60000" "60000 every:--chain 60000 --every" "20000 every:--chain 20000 --every"; do
+	name=${spec%%:*} args=${spec#*:}
+	# shellcheck disable=SC2086
+	read -r S O < <($GS "d$name.stacks" "$addrs" $args --width 8 --overhead 70000)
+	"$G" gmon x.elf "d$name.gmon" -s 3 -a 40 -n 300 -l "$S,$O,0"
+done
+for o in "--folded=deep.folded" "--flame-graph=deep.svg" "--speedscope=deep.json" "-q"; do
+	deep_case "60 000 frames, samples at the bottom [$o]" "d60000 leaf.stacks" "d60000 leaf.gmon" "$TP" -b "$o"
+done
+for o in "--folded=/dev/null" "--flame-graph=deep.svg" "--speedscope=/dev/null" "-q"; do
+	deep_case "60 000 frames, a sample on each [$o]" "d60000 every.stacks" "d60000 every.gmon" "$TP" -b "$o"
+done
+deep_case "20 000 frames, a sample on each, sanitizer build [all outputs]" "d20000 every.stacks" \
+	"d20000 every.gmon" "$T" -b -q --folded=/dev/null --flame-graph=deep.svg --speedscope=/dev/null
 echo "1..$n"

@@ -11,6 +11,7 @@
  * now the spare, is freed and the lent one kept in its place.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +189,34 @@ static int write_stacks(const char *path, struct profile_gmon_reader *r)
 }
 #endif
 
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+/* The longest file name (a path's component) every host's file system takes. */
+#define NAME_MAX_HOST 255
+
+/* Is path short enough to open, with gmon.stacks' name beside it in the stack-profiling
+ * mode?  A longer one is refused before anything changes: the host says ENAMETOOLONG,
+ * which semihosting's errno (1..34 only, hal/common/src/syscalls.c) turns into EIO. */
+static int path_fits(const char *path)
+{
+    size_t len = strlen(path), name = len, extra = 0;
+    const char *slash = strrchr(path, '/');
+    if (slash)
+        name = len - (size_t)(slash + 1 - path);
+#if PROFILE_STACKS
+    extra = sizeof ".stacks" - 1;
+#endif
+    for (const char *p = path, *q; *p; p = q + (*q != 0)) {
+        q = strchr(p, '/');
+        if (!q)
+            q = p + strlen(p);
+        if ((size_t)(q - p) > NAME_MAX_HOST)
+            return 0;
+    }
+    return len + extra < PATH_MAX && name + extra <= NAME_MAX_HOST;
+}
+
 int profile_write(const char *path)
 {
     /* It allocates, and waits for the host: thread context only, as profile_on(). */
@@ -195,6 +224,8 @@ int profile_write(const char *path)
         return -EPERM;
     if (!path)
         return -EINVAL;
+    if (!path_fits(path))
+        return -ENAMETOOLONG;
     hal_profile_irq_state irq = hal_profile_irq_save();
     int busy = profile_writing;
     profile_writing = 1;

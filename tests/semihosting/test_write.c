@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -408,6 +409,21 @@ static void test_refusals(void **state)
     assert_int_equal(profile_write("gmon.out"), -EPERM);
     hal_host_in_interrupt = 0;
     assert_int_equal(profile_write(NULL), -EINVAL);
+    /* Paths too long to open, a whole path or one name in it: refused before the C library
+     * is asked (over semihosting the host's ENAMETOOLONG arrived as -EIO). */
+    char *longer = malloc(PATH_MAX + 1);
+    assert_non_null(longer);
+    memset(longer, 'g', PATH_MAX);
+    longer[PATH_MAX] = 0;
+    for (size_t i = 200; i < PATH_MAX; i += 200)
+        longer[i] = '/';
+    assert_int_equal(profile_write(longer), -ENAMETOOLONG);
+    memset(longer, 'g', 300);
+    strcpy(longer + 300, ".out");
+    assert_int_equal(profile_write(longer), -ENAMETOOLONG);
+    strcpy(longer + 300, "/gmon.out");
+    assert_int_equal(profile_write(longer), -ENAMETOOLONG);
+    free(longer);
 #if !PROFILE_SNAPSHOT
     /* No room to lend a set. */
     fake_hal.fail_malloc = 1;

@@ -148,6 +148,10 @@ void profile_reset(void);
  *                     was changed
  * @retval -ENOMEM     no room on the heap for the spare set: nothing was changed
  * @retval -EINVAL     path is NULL
+ * @retval -ENAMETOOLONG  path has PATH_MAX characters or more (4096 where the C library
+ *                     does not define it), or a name in it of more than 255 (in the
+ *                     stack-profiling mode, with ".stacks" added for gmon.stacks): nothing
+ *                     was changed
  * @retval -ECANCELED  profile_on() or profile_off() (another thread) ended the data
  *                     while it was being written
  * @retval other       the C library's error from open(), write() or close() (-ENOENT,

@@ -1,0 +1,91 @@
+/* libFuzzer target: the gmon.stacks reader (header and node records, both byte orders and
+ * widths as the input says), then what is made of a tree: the measured call graph over a
+ * small fixed symbol table and profile, the folded stacks, the flame graph and speedscope
+ * (to /dev/null).  The input goes to a temporary file, as the reader works on a path (the
+ * ELF fuzzer's way: unlinked at once, read through /proc/self/fd). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "tgprof.h"
+
+static const char *input_path(void)
+{
+	static char path[64];
+	if (path[0])
+		return path;
+	const char *dir = getenv("TMPDIR");
+	char tmpl[4096];
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if ((size_t)snprintf(tmpl, sizeof tmpl, "%s/tgprof-fuzz-stacks.XXXXXX", dir) >= sizeof tmpl)
+		return NULL;
+	int fd = mkstemp(tmpl);
+	if (fd < 0)
+		return NULL;
+	unlink(tmpl);
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	return path;
+}
+
+/* Eight functions at 0x1000 + 0x40 i, and arcs between each and the next two. */
+static void fixed_analysis(struct symtab *tab, struct profile *p, struct analysis *a,
+			   struct options *o)
+{
+	static const char *names[] = {"main", "_ZN1a1fEv", "b", "c", "d", "e", "f", "g"};
+	memset(tab, 0, sizeof *tab);
+	tab->len = tab->alloc_len = 8;
+	tab->base = xcalloc(9, sizeof *tab->base);
+	for (size_t i = 0; i < 8; i++) {
+		tab->base[i].addr = 0x1000 + 0x40 * i;
+		tab->base[i].name = names[i];
+		tab->base[i].is_func = 1;
+		tab->base[i].order = i;
+		tab->base[i].time = (double)i;
+	}
+	tab->text_end = 0x1200;
+	symtab_finalize(tab);
+	memset(p, 0, sizeof *p);
+	for (unsigned i = 0; i < 8; i++)
+		for (unsigned d = 1; d <= 2; d++) {
+			p->arcs = xrealloc(p->arcs, (p->narcs + 1) * sizeof *p->arcs);
+			p->arcs[p->narcs++] = (struct raw_arc){0x1004 + 0x40 * i,
+							       0x1000 + 0x40 * ((i + d) % 8), 3};
+		}
+	p->input_cg = 1;
+	memset(o, 0, sizeof *o);
+	o->ignore_zeros = 1;
+	*a = (struct analysis){.tab = tab, .prof = p, .opt = o, .tscale = 1.0, .tunit = "seconds"};
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	quiet = 1;
+	const char *path = input_path();
+	FILE *f = path ? fopen(path, "wb") : NULL;
+	if (!f || fwrite(data, 1, size, f) != size || fclose(f)) {
+		perror("fuzz-stacks: the temporary file in $TMPDIR");
+		exit(1);                    /* fuzzing nothing would look like success */
+	}
+	struct stacks st;
+	if (stacks_read(&st, path) == 0) {
+		struct symtab tab;
+		struct profile p;
+		struct options o;
+		struct analysis a;
+		fixed_analysis(&tab, &p, &a, &o);
+		a.stacks = &st;           /* cg_assemble measures the call graph with it */
+		if (cg_build(&a) == 0)
+			cg_assemble(&a);
+		stacks_write_folded(&st, &a, "/dev/null");
+		stacks_write_flame(&st, &a, "/dev/null");
+		stacks_write_speedscope(&st, &a, "/dev/null");
+		free(a.cg_sorted);
+		free(a.cycles);
+		free(a.arcs);
+		profile_release(&p);
+		symtab_release(&tab);
+	}
+	stacks_release(&st);
+	return 0;
+}
