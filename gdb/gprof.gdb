@@ -249,8 +249,12 @@ class GprofData:
         e, a = self.e, ("Q" if self.addr_size == 8 else "I")
         c = self.counters
         out = bytearray(b"gmon")
+        # (the calls not recorded, held at 2^24-1, under the check byte: doc/format.md)
+        arcs = min(c["arcs_dropped"] + c["arcs_out_of_range"], 0xFFFFFF)
+        x = c["samples"] ^ c["samples_overhead"] ^ arcs
+        check = 0xA5 ^ (x & 0xFF) ^ ((x >> 8) & 0xFF) ^ ((x >> 16) & 0xFF) ^ (x >> 24)
         out += struct.pack(e + "IIII", 1, c["samples"], c["samples_overhead"],
-                           c["arcs_dropped"] + c["arcs_out_of_range"])
+                           check << 24 | arcs)
         for low, first, n, count in self.hist_records():
             out += struct.pack(e + "B" + a + a + "II", 0, low, low + (n << self.bucket_shift),
                                n, self.prof_rate)

@@ -171,6 +171,18 @@ static const struct profile_arc *seek_arc(struct profile_gmon_reader *r, uint32_
     return r->arc_slot < s->nslots ? &s->arcs[r->arc_slot] : 0;
 }
 
+/* The header's word at offset 16 (doc/format.md): the calls not recorded, held at 2^24-1,
+ * and above them the check byte that tells the package's counters from the uninitialised
+ * spare bytes of another writer's header (GNU gprof -s leaves them so). */
+static uint32_t counters_word(const struct profile_state *s)
+{
+    uint64_t lost = (uint64_t)s->arcs_dropped + s->arcs_out_of_range;
+    uint32_t arcs = lost > 0xFFFFFFu ? 0xFFFFFFu : (uint32_t)lost;
+    uint32_t x = s->samples ^ s->samples_overhead ^ arcs;
+    uint32_t check = 0xA5u ^ (x & 0xFFu) ^ ((x >> 8) & 0xFFu) ^ ((x >> 16) & 0xFFu) ^ (x >> 24);
+    return check << 24 | arcs;
+}
+
 size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf, size_t len)
 {
     const struct profile_state *s = r->state;
@@ -190,7 +202,7 @@ size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf
             p = put_uint(p, 1, 4);
             p = put_uint(p, s->samples, 4);
             p = put_uint(p, s->samples_overhead, 4);
-            put_uint(p, (uint64_t)s->arcs_dropped + s->arcs_out_of_range, 4);
+            put_uint(p, counters_word(s), 4);
             piece_start = 0;
             piece_len = HDR_BYTES;
         } else if (pos < hist_end) {

@@ -179,12 +179,24 @@ def flat(text):
     return rows
 
 
+def _counters(hdr):
+    """The header with its calls not recorded apart from the check byte above them
+    (doc/format.md), which must be right."""
+    magic, version, samples, overhead, word = hdr
+    arcs = word & 0xFFFFFF
+    x = samples ^ overhead ^ arcs
+    check = 0xA5 ^ (x & 0xFF) ^ ((x >> 8) & 0xFF) ^ ((x >> 16) & 0xFF) ^ (x >> 24)
+    if word >> 24 != check:
+        raise ValueError("gmon.out header: check byte 0x%02x, not 0x%02x" % (word >> 24, check))
+    return (magic, version, samples, overhead, arcs)
+
+
 def gmon_header(path):
     """(magic, version, samples, samples_out_of_range, arcs_not_recorded) of a 32-bit LE file."""
     import struct
     with open(path, "rb") as f:
         data = f.read(20)
-    return (data[:4],) + struct.unpack("<IIII", data[4:20])
+    return _counters((data[:4],) + struct.unpack("<IIII", data[4:20]))
 
 
 def gmon_records(path, addr_bytes=None):
@@ -202,7 +214,7 @@ def gmon_records(path, addr_bytes=None):
                 pass
         raise ValueError("%s: not a gmon.out with 4- or 8-byte addresses" % path)
     a = "I" if addr_bytes == 4 else "Q"
-    hdr = (data[:4],) + struct.unpack_from("<IIII", data, 4)
+    hdr = _counters((data[:4],) + struct.unpack_from("<IIII", data, 4))
     pos, hists, arcs = 20, [], []
     while pos < len(data):
         tag = data[pos]

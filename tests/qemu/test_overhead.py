@@ -38,7 +38,10 @@ NM = re.sub(r"gprof$", "nm", h.GPROF)
 # runs. A trace region that enters the handler ends at the first instruction outside these
 # and outside all code past _stext.._etext (vectors, trap entries).
 SAMPLE_PATH = ("__profile_hit", "hit_miss", "profile_slow_path", "profile_clear",
-               "profile_clear_counts", "memset")
+               "profile_clear_counts", "memset",
+               # the boards' sample functions (the timer's acknowledge and next period)
+               "cmsdk_profile_sample", "nrf51_profile_sample", "sp804_profile_sample",
+               "hal_mtimer_isr", "mtimer_isr_shared")
 
 
 def symbols():

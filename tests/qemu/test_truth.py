@@ -77,6 +77,8 @@ class Image:
         self.isr_entry = s[isr][0]
         self.sample_path = [(a, e) for a, e, n in funcs if n == isr or n.split(".")[0] in SAMPLE_PATH]
         self.hooked = self.callers_of(elf, "__cyg_profile_func_enter")
+        # (a far call goes through a linker veneer: code without hooks, in no function)
+        self.via_veneer = self.callers_of(elf, r"\w+_veneer")
 
     @staticmethod
     def callers_of(elf, fn):
@@ -291,7 +293,7 @@ def check_stacks(t, img, trace, elf, out_dir, phase):
         by_fn[k.split(";")[-1]] = by_fn.get(k.split(";")[-1], 0) + v
     differ = {}
     for f in EXACT:
-        if f not in img.syms or not in_ranges(img, f, phase):
+        if f not in img.syms or not in_ranges(img, f, phase) or f in img.via_veneer:
             continue
         a, size = img.syms[f]
         hist = sum(c for b, c in counts.items() if a <= b < a + size)

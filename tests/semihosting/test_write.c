@@ -149,7 +149,7 @@ static struct counts parse(const uint8_t *p, size_t size)
     assert_int_equal(get_uint(p + 4, 4), 1);
     c.samples = (uint32_t)get_uint(p + 8, 4);
     c.spare2 = (uint32_t)get_uint(p + 12, 4);
-    c.not_recorded = (uint32_t)get_uint(p + 16, 4);
+    c.not_recorded = (uint32_t)get_uint(p + 16, 4) & 0xFFFFFFu;   /* (the check byte above) */
     size_t pos = 20;
     assert_int_equal(p[pos], 0);
     uint32_t nbins = (uint32_t)get_uint(p + pos + 1 + 2 * A, 4);
