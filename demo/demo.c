@@ -79,8 +79,8 @@ int main(void)
 #ifdef CYGPKG_PROFILE_GPROF
     {
         extern char _stext[], _etext[];
-        int rc = profile_on(_stext, _etext, 16, 500);
-        printf("demo: profile_on(%p, %p, 16, 500) = %d\n", (void *)_stext, (void *)_etext, rc);
+        int rc = profile_on(_stext, _etext, 16, 499);
+        printf("demo: profile_on(%p, %p, 16, 499) = %d\n", (void *)_stext, (void *)_etext, rc);
     }
 #endif
     static uint8_t packet[PACKET_BYTES];

@@ -323,8 +323,11 @@ def stacks_report(image, d):
         print("gprof: warning: %d thread switches found no shadow stack free; raise "
               "CYGNUM_PROFILE_STACKS_THREADS" % unswitched)
     if repaired:
-        print("gprof: note: %d frames were left without their exit (longjmp, a thread "
-              "switched without profile_stack_switch) and dropped" % repaired)
+        print("gprof: note: %d frames were left without their exit and dropped: a longjmp, "
+              "a thread switched without profile_stack_switch, or else a hooked function "
+              "inlined with another stack pointer than its caller's (alloca, a "
+              "variable-length array): mark it __attribute__((no_instrument_function))"
+              % repaired)
 
 
 def stacks_path(path):

@@ -14,3 +14,13 @@ TESTS     += tests/qemu/test_truth.py $(foreach b,$(filter-out $(BOARD),$(TRUTH_
 TEST_DEPS += $(TRUTH_FW)
 # (functions start on bucket boundaries, as the README advises: no bucket is shared)
 $(TB)/fw/truth/pg/%.c.o $(TB)/fw/truth/plain/%.c.o: APP_CFLAGS += -falign-functions=16
+# make bench: the oracle's worst share error with and without dithering (each TRUTH_BOARDS
+# board's bench-board)
+BENCHES    += tests/bench/bench-truth
+BENCH_DEPS += $(TB)/fw/truth.elf $(TB)/fw/truth-nodither.elf
+ifneq ($(filter $(BOARD),$(TRUTH_BOARDS)),)
+bench-board: bench-truth-board
+endif
+.PHONY: bench-truth-board
+bench-truth-board: $(TB)/fw/truth.elf $(TB)/fw/truth-nodither.elf
+	@tests/bench/bench-truth

@@ -134,6 +134,12 @@ void stacks_report(const struct stacks *st)
 	if (st->unswitched)
 		warning("%s: %u thread switches found no shadow stack free (raise "
 			"CYGNUM_PROFILE_STACKS_THREADS)", st->path, st->unswitched);
+	if (st->repaired)
+		warning("%s: %u frames were left without their exit and dropped: a longjmp, a "
+			"thread switched without profile_stack_switch, or else a hooked function "
+			"inlined with another stack pointer than its caller's (alloca, a "
+			"variable-length array: mark it no_instrument_function)", st->path,
+			st->repaired);
 }
 
 int stacks_decode_nodes(struct stacks *st, const unsigned char *b)

@@ -283,6 +283,79 @@ static void test_profile_on_discards_paths_but_live_frames(void **state)
     assert_int_equal(calls_of(0, ab, 2), 1);
 }
 
+/* The child of parent for (fn, site), or NO_NODE. */
+static uint32_t child_of(uint32_t parent, uintptr_t fn, uintptr_t site)
+{
+    const struct profile_stacks *t = &profile_stacks;
+    for (uint32_t j = 0; j < t->nodes_used; j++)
+        if (t->nodes[j].parent == parent && t->nodes[j].self == fn && t->nodes[j].from == site)
+            return j;
+    return NO_NODE;
+}
+
+/* fn 1 with fn 2 inlined into it: GCC keeps the inlined function's hooks, called from the
+ * same C frame with the enclosing function's call site; from it, a real call of fn 3. */
+static __attribute__((noinline)) void outer_with_inlined(void)
+{
+    const int c[] = { 3 };
+    __cyg_profile_func_enter((void *)FN(1), (void *)SITE(1));
+    __cyg_profile_func_enter((void *)FN(2), (void *)SITE(1));
+    call_path(c, 1);
+    __cyg_profile_func_exit((void *)FN(2), (void *)SITE(1));
+    __cyg_profile_func_exit((void *)FN(1), (void *)SITE(1));
+}
+
+static void test_inlined_frame_is_a_child(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 3; i++)
+        outer_with_inlined();
+    uint32_t one = child_of(0, FN(1), SITE(1));
+    uint32_t two = one == NO_NODE ? NO_NODE : child_of(one, FN(2), SITE(1));
+    uint32_t three = two == NO_NODE ? NO_NODE : child_of(two, FN(3), SITE(3));
+    assert_int_not_equal(three, NO_NODE);        /* the path 1;2;3, not 2;3 */
+    assert_int_equal(profile_stacks.nodes[two].calls, 3);
+    assert_int_equal(profile_stacks.nodes[three].calls, 3);
+    assert_int_equal(profile_stacks.frames_repaired, 0);
+    assert_int_equal(profile_stacks.stacks[1].depth, 0);
+}
+
+/* A function whose first sample falls before its enter hook (its prologue), and one after
+ * its exit hook (its epilogue). */
+static __attribute__((noinline)) void with_windows(void)
+{
+    __profile_hit((uintptr_t)with_windows);         /* at its first instruction */
+    __cyg_profile_func_enter((void *)with_windows, (void *)SITE(7));
+    __cyg_profile_func_exit((void *)with_windows, (void *)SITE(7));
+    __profile_hit((uintptr_t)__builtin_return_address(0) + 0x100000u);  /* not its code */
+}
+
+static void test_windows_charge_the_function(void **state)
+{
+    (void)state;
+    const int a[] = { 1 };
+    leaf_action = with_windows;
+    call_path(a, 1);
+    uint32_t one = child_of(0, FN(1), SITE(1));
+    uint32_t w = child_of(one, (uintptr_t)with_windows, SITE(7));
+    assert_int_not_equal(w, NO_NODE);
+    assert_int_equal(profile_stacks.nodes[w].samples, 1);      /* moved from fn 1's */
+    assert_int_equal(profile_stacks.nodes[one].samples, 1);    /* the one past its epilogue */
+    /* the exit window: a sample in the few bytes after the exit hook's return */
+    profile_stacks.exited_node = w;
+    profile_stacks.exited_parent = one;
+    profile_stacks.exited_ret = LOW + 0x800;
+    __cyg_profile_func_enter((void *)FN(1), (void *)SITE(1));
+    profile_stacks.exited_node = w;
+    profile_stacks.exited_parent = child_of(0, FN(1), SITE(1));
+    profile_stacks.exited_ret = LOW + 0x800;
+    __profile_hit(LOW + 0x804);
+    __profile_hit(LOW + 0x800 + 24);                            /* past it: the frame's */
+    __cyg_profile_func_exit((void *)FN(1), (void *)SITE(1));
+    assert_int_equal(profile_stacks.nodes[w].samples, 2);
+    assert_int_equal(profile_stacks.nodes[one].samples, 2);
+}
+
 int main(void)
 {
     /* (the tree is static: each test's profile_on discards what the one before left) */
@@ -298,6 +371,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tree_full_is_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_profile_on_discards_paths_but_live_frames, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_inlined_frame_is_a_child, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_windows_charge_the_function, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
