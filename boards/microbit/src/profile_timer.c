@@ -3,8 +3,8 @@
  * (0, the most urgent), so that samples land inside every other interrupt handler too. TIMER0
  * is the board clock, TIMER2 the fast timer; SysTick is left to the application or RTOS.
  *
- * Interval: exact from PROFILE_TIMER_MIN_US to 32767 us, then in steps of 2..64 us up to
- * 2097088 us (nrf51_timer.c, with periods of at most PERIOD_TICKS_MAX ticks); the interval
+ * Interval: exact from PROFILE_TIMER_MIN_US to 32767 us, then in steps of 2..32 us up to
+ * 1048544 us (nrf51_timer.c, with periods of at most PERIOD_TICKS_MAX ticks); the interval
  * used is returned; 0 or negative requests give -EINVAL. Shorter requests are raised to
  * PROFILE_TIMER_MIN_US, because at shorter intervals the sampling interrupt would eat a large
  * part of a real 16 MHz Cortex-M0.
