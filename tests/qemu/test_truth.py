@@ -75,6 +75,7 @@ class Image:
         self.package = (s["__profile_text_start"][0], s["__profile_text_end"][0])
         self.flash = (s["_stext"][0], s["_etext"][0])
         self.ram = (s["_sramfunc"][0], s["_eramfunc"][0])
+        self.window = s["truth_mark"][0]     # the traced tick starts at its first call
         isr = h.board_var("BOARD_PROFILE_ISR")
         self.isr_entry = s[isr][0]
         self.sample_path = [(a, e) for a, e, n in funcs if n == isr or n.split(".")[0] in SAMPLE_PATH]
@@ -123,6 +124,7 @@ class Trace(threading.Thread):
 
     def run(self):
         img, in_isr, name, last = self.img, False, None, None
+        started = False
         # (the trace starts in truth_mark, called by run, which main may have inlined)
         stack = ["main"] + (["run"] if "run" in img.hooked else [])
         with open(self.fifo, "rb") as f:
@@ -130,6 +132,10 @@ class Trace(threading.Thread):
                 if not line.startswith(b"Trace"):
                     continue
                 pc = int(line.split(b"/", 2)[1], 16) & ~1
+                if not started:
+                    if pc != img.window:
+                        continue
+                    started = True
                 if pc == last:
                     # Under -icount an instruction that reads a device ends its block and
                     # runs again, logged twice (a read of the board clock: every poll of
@@ -191,7 +197,9 @@ def run_firmware(elf, out_dir, icount, samples, phases=PHASES):
         os.mkfifo(fifo)
         traces[p] = Trace(fifo, img)
         traces[p].start()
-        cmds += ["continue", "set var truth_resync = 1", "tbreak truth_mark", "continue",
+        # (a stop moves QEMU's clock on: the firmware starts its tick again after the
+        # truth_mark where the trace starts)
+        cmds += ["continue", "tbreak truth_mark", "continue", "set var truth_resync = 1",
                  "monitor logfile " + fifo, "monitor singlestep on", "monitor log exec,nochain",
                  "tbreak truth_mark", "continue",
                  "monitor log none", "monitor singlestep off", "monitor logfile /dev/null",

@@ -1,7 +1,8 @@
 /*
  * The truth oracle's workload (tests/qemu/test_truth.py): a strictly periodic loop, the kind
- * of program a fixed sampling period aliases with: one iteration every tick of 1 ms, as an
- * RTOS task woken by the usual tick, then idle() until the next. Built at -O2 as an
+ * of program a fixed sampling period aliases with: one iteration every tick of 1 ms (the
+ * board's fast timer, the usual RTOS tick), as an RTOS task woken by it, then idle() until
+ * the next. Built at -O2 as an
  * application would be (small helpers inlined; nothing marked noinline).
  *
  * Each iteration of the loop (between two truth_mark() calls) runs the same instructions:
@@ -44,6 +45,7 @@ volatile uint32_t truth_samples = 20000;
 /* Set by gdb where it stops before the traced iteration. */
 volatile uint32_t truth_resync;
 
+
 volatile uint32_t truth_sink;
 
 /* Called from caller_a, caller_b, caller_c and helper (truth_work.c): the same work each. */
@@ -64,7 +66,8 @@ void caller_a(void);
 void caller_b(void);
 void caller_c(void);
 void outer(void);
-void idle(uint64_t until);
+uint32_t idle(volatile uint32_t *ticks, uint32_t seen);
+extern volatile uint32_t ticks;      /* truth_support.c: the tick's count */
 
 static void iteration(void)
 {
@@ -79,30 +82,28 @@ static void iteration(void)
     outer();
 }
 
-/* Runs the loop, one iteration a tick of TICK_US (an RTOS's usual tick), until the phase
- * has truth_samples samples, then stops at truth_done. gdb traces the iteration after the
- * TRACED-th one's truth_trace(). */
+/* Runs the loop, one iteration a tick, until the phase has truth_samples samples, then stops
+ * at truth_done. gdb traces from the truth_mark after the TRACED-th truth_trace() to the
+ * next: one tick, which starts again there. */
 static void run(int phase)
 {
-    const uint64_t tick = (uint64_t)BOARD_CLOCK_HZ / 1000000u * TICK_US;
-    uint64_t next = board_clock_ticks() + tick;
-    uint32_t n = 0;
+    uint32_t n = 0, seen = ticks;
     struct profile_stats st;
     do {
         if (++n == TRACED)
             truth_trace();
+        seen = idle(&ticks, seen);
         truth_mark();
         if (truth_resync) {
-            /* gdb stopped the firmware at truth_trace, which may move QEMU's clock on: the
-             * traced iteration starts a whole tick, as every other one does */
+            /* gdb stopped the firmware at this truth_mark, which may move QEMU's clock on:
+             * the tick starts again, so that the traced one is whole */
             truth_resync = 0;
-            next = board_clock_ticks() + tick;
+            board_fast_timer_start(TICK_US, BOARD_IRQ_PRIO_MAX);
+            seen = ticks;
         }
         iteration();
         if (profile_get_stats(&st) != 0)
             firmware_failed("profile_get_stats");
-        idle(next);
-        next += tick;
     } while (st.samples < truth_samples);
     truth_done(phase);
 }
@@ -110,6 +111,8 @@ static void run(int phase)
 int main(void)
 {
     static const int interval[5] = { 0, 1000, 100, 100, CYGNUM_PROFILE_AUTOSTART_INTERVAL_US };
+    if (board_fast_timer_start(TICK_US, BOARD_IRQ_PRIO_MAX) != TICK_US)
+        firmware_failed("board_fast_timer_start");
     for (int phase = 1; phase <= 4; phase++) {
         int rc;
         if (phase == 3) {
