@@ -98,7 +98,7 @@ static void run(int phase)
             /* gdb stopped the firmware at this truth_mark, which may move QEMU's clock on:
              * the tick starts again, so that the traced one is whole */
             truth_resync = 0;
-            board_fast_timer_start(TICK_US, BOARD_IRQ_PRIO_MAX);
+            board_fast_timer_start(TICK_US, 1);
             seen = ticks;
         }
         iteration();
@@ -111,7 +111,7 @@ static void run(int phase)
 int main(void)
 {
     static const int interval[5] = { 0, 1000, 100, 100, CYGNUM_PROFILE_AUTOSTART_INTERVAL_US };
-    if (board_fast_timer_start(TICK_US, BOARD_IRQ_PRIO_MAX) != TICK_US)
+    if (board_fast_timer_start(TICK_US, 1) != TICK_US)
         firmware_failed("board_fast_timer_start");
     for (int phase = 1; phase <= 4; phase++) {
         int rc;
