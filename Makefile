@@ -2,7 +2,8 @@
 # Each folder contributes a fragment that lists its files; the rules live here.
 #
 #   make demo                 build the demo firmware, run it in QEMU, extract, run gprof
-#   make test                 every test, every board; ends with "N passed, N failed"
+#   make test                 every test, every board; ends with "N passed, N failed, N skipped"
+#                             (TEST_JOBS=N: N tests at a time; default: the cores)
 #   make BOARD=x test-board   the suite every board passes, on board x alone
 #   make bench                benchmarks (instructions under QEMU -icount, bytes, seconds)
 #   make BOARD=mps2-an385 install [PREFIX=dir]
