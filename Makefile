@@ -2,7 +2,8 @@
 # Each folder contributes a fragment that lists its files; the rules live here.
 #
 #   make demo                 build the demo firmware, run it in QEMU, extract, run gprof
-#   make test                 every test, every board; ends with "N passed, N failed"
+#   make test                 every test, every board; ends with "N passed, N failed, N skipped"
+#                             (TEST_JOBS=N: N tests at a time; default: the cores)
 #   make BOARD=x test-board   the suite every board passes, on board x alone
 #   make bench                benchmarks (instructions under QEMU -icount, bytes, seconds)
 #   make BOARD=mps2-an385 install [PREFIX=dir]
@@ -127,7 +128,8 @@ $(PROFILE_LIB): $(PKG_OBJS) tools/check-no-pg
 # glue, drivers or lwIP, which are the application's as far as profiling goes) into one run,
 # __profile_text_start..__profile_text_end: a timer sample there is profiler overhead, in no
 # bin (target/src/hist.c). Every HAL's linker script INCLUDEs it inside .text; so may a
-# linker script of one's own (doc/porting.md). Rewritten only when the file list changes.
+# linker script of one's own (doc/porting.md). Rewritten only when the file list changes,
+# through a file of this make's own (tests run makes in one tree side by side).
 PROFILE_OWN_SRCS := $(filter target/src/%,$(PROFILE_SRCS)) $(HAL_MCOUNT_SRCS)
 PROFILE_TEXT_LD  := $(TB)/lib/profile_text.ld
 $(PROFILE_TEXT_LD): FORCE
@@ -141,8 +143,8 @@ $(PROFILE_TEXT_LD): FORCE
 	   echo '__profile_text_start = ABSOLUTE(.);'; \
 	   $(foreach s,$(PROFILE_OWN_SRCS),echo '*libprofile.a:$(notdir $(s)).o(.text .text.*)';) \
 	   echo '. = ALIGN(16);'; \
-	   echo '__profile_text_end = ABSOLUTE(.);'; } > $@.tmp && \
-	 if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+	   echo '__profile_text_end = ABSOLUTE(.);'; } > $@.$$$$.tmp && \
+	 if cmp -s $@.$$$$.tmp $@; then rm -f $@.$$$$.tmp; else mv -f $@.$$$$.tmp $@; fi
 $(PROFILE_LIB): $(PROFILE_TEXT_LD)
 
 # ---- configuration (pkgconf headers) ----------------------------------------------------
@@ -232,11 +234,17 @@ include cdl/tests/tests.mk
 .PHONY: all test bench clean
 all: $(PROFILE_LIB)
 
-test: $(SETUP_STAMP) $(TEST_DEPS)
+# Tests run TEST_JOBS at a time (tools/run-tests), and what they run against is built as
+# many jobs at a time unless make was given a -j of its own.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+.PHONY: test-deps
+test-deps: $(SETUP_STAMP) $(TEST_DEPS)
+test:
 ifneq ($(BOARD),$(REFERENCE_BOARD))
 	$(error make test runs on the reference board $(REFERENCE_BOARD) and every other board's suite with it; for one board: make BOARD=$(BOARD) test-board)
 endif
-	@tools/run-tests $(TESTS)
+	@$(MAKE) --no-print-directory $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(TEST_JOBS)) test-deps
+	@TEST_JOBS=$(TEST_JOBS) tools/run-tests $(TESTS)
 
 bench: $(SETUP_STAMP) $(BENCH_DEPS)
 	@for b in $(BENCHES); do $$b || exit 1; done

@@ -154,7 +154,9 @@ OTHER_BOARD_DEPS := $(addprefix board-deps-,$(OTHER_BOARDS))
 TEST_DEPS += $(OTHER_BOARD_DEPS)
 # (a static pattern rule: make looks for no implicit rule for a phony target)
 .PHONY: $(OTHER_BOARD_DEPS)
-$(OTHER_BOARD_DEPS): board-deps-%: $(SETUP_STAMP)
+# (tgprof built here first: every board's test-board-deps names it, and sub-makes running
+# side by side must not build one file at the same time)
+$(OTHER_BOARD_DEPS): board-deps-%: $(SETUP_STAMP) $(BUILD)/host/tgprof
 	@$(MAKE) --no-print-directory BOARD=$* test-board-deps
 
 # =========================================================================================
@@ -260,13 +262,16 @@ STACKS_SMALL_CFG := CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_NODES=4 CYGNUM
 STACKS_BOARDS    := mps2-an385 microbit vexpress-a9 riscv32-virt riscv64-virt
 $(eval $(call firmware,stacks,tests/qemu/stacks.c,tests/qemu/support.c))
 $(eval $(call firmware,threads,tests/qemu/threads.c,tests/qemu/threads_sched.c tests/qemu/support.c))
-# $(TB)/fw/FW-NAME.elf: FW built in the configuration CFG (by a sub-make, in its directory)
+# $(TB)/fw/FW-NAME.elf: FW built in the configuration CFG (by a sub-make, in its directory).
+# Two variants may share a configuration (stacks-mode, demo-stacks-mode): under make -j their
+# sub-makes take turns (flock on the directory), not build one library at the same time.
+# ($$(MAKE), not $(MAKE): the recipe must name $(MAKE) to get make -j's jobserver.)
 define stacks_variant
 .PHONY: $(TB)/fw/$(2)-$(1).elf
 $(TB)/fw/$(2)-$(1).elf: | $(SETUP_STAMP)
-	@d=$$$$($(MAKE) --no-print-directory -s $(3) config-dir) && \
-	  $(MAKE) --no-print-directory -s $(3) $$$$d/fw/$(2).elf && mkdir -p $$(@D) && \
-	  cp $$$$d/fw/$(2).elf $$@
+	@d=$$$$($$(MAKE) --no-print-directory -s $(3) config-dir) && mkdir -p $$$$d && \
+	  flock $$$$d/.make.lock $$(MAKE) --no-print-directory -s $(3) $$$$d/fw/$(2).elf && \
+	  mkdir -p $$(@D) && cp $$$$d/fw/$(2).elf $$@
 endef
 $(eval $(call stacks_variant,mode,stacks,$(STACKS_CFG)))
 $(eval $(call stacks_variant,small,stacks,$(STACKS_SMALL_CFG)))

@@ -220,6 +220,6 @@ if command -v g++ > /dev/null; then
 		check_ann "cxx-containers-Os [-A -y]" "$W/cxx-containers-Os" -A -y ../prog ../gmon.out
 	fi
 else
-	ok "C++ demangling # SKIP g++ is not installed"
+	skip "C++ demangling" "g++ is not installed"
 fi
 echo "1..$n"

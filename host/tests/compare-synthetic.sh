@@ -36,7 +36,7 @@ if command -v clang > /dev/null && command -v ld.lld > /dev/null; then
 	clang --target=powerpc64-linux-gnu -c f.s -o ppc64.o && ld.lld -e _start ppc64.o -o ppc64.elf &&
 		elfs+=(ppc64.elf) || nok "building the PowerPC 64 ELF file"
 else
-	ok "64-bit big-endian # SKIP clang and ld.lld are not installed"
+	skip "64-bit big-endian" "clang and ld.lld are not installed"
 fi
 
 for elf in "${elfs[@]}"; do

@@ -87,7 +87,7 @@ if command -v g++ > /dev/null; then
 	check "DOT of the C++ program drawn at most 40 inches wide ($w)" [ "${w:-999}" -le 40 ]
 	check "SVG: the full name as the tooltip" grep -q 'xlink:title="add(std::map&lt;std::__cxx11::basic_string&lt;char' maps.svg
 else
-	ok "C++ names in DOT # SKIP g++ is not installed"
+	skip "C++ names in DOT" "g++ is not installed"
 fi
 check "no sanitizer report" sh -c '! grep -q "Sanitizer\|runtime error" err.txt'
 check "SVG written through dot" grep -q '<svg' g.svg

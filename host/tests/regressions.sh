@@ -32,7 +32,7 @@ if command -v g++ > /dev/null; then
 		nok "callgrind with --no-demangle: $(grep -m3 '^fn=' cg.out | tr '\n' ' ')"
 	fi
 else
-	ok "callgrind C++ names # SKIP g++ is not installed"
+	skip "callgrind C++ names" "g++ is not installed"
 fi
 
 # ---- --svg: a path that cannot be written is not a missing graphviz --------------------
@@ -92,7 +92,7 @@ if command -v clang > /dev/null && echo 'int LLVMFuzzerTestOneInput(const char *
 		rm -f "/tmp/tgprof-fuzz-elf.$pid"
 	fi
 else
-	ok "ELF fuzzer temporary files # SKIP clang with libFuzzer is not installed"
+	skip "ELF fuzzer temporary files" "clang with libFuzzer is not installed"
 fi
 # ---- line rows at address 0: code dropped by --gc-sections (issue 12) ------------------
 # The unit of gc-dropped.c, whose functions the linker drops, keeps its line table.  Where
@@ -143,7 +143,7 @@ if command -v riscv64-unknown-elf-gcc > /dev/null; then
 		nok "building the RISC-V --gc-sections program"
 	fi
 else
-	ok "--gc-sections, RISC-V # SKIP riscv64-unknown-elf-gcc is not installed"
+	skip "--gc-sections, RISC-V" "riscv64-unknown-elf-gcc is not installed"
 fi
 cd "$W" || exit 1
 
@@ -192,7 +192,7 @@ if command -v arm-none-eabi-gcc > /dev/null && command -v arm-none-eabi-gprof > 
 	fi
 	cd "$W" || exit 1
 else
-	ok "Thumb unit boundary # SKIP arm-none-eabi-gcc or its gprof is not installed"
+	skip "Thumb unit boundary" "arm-none-eabi-gcc or its gprof is not installed"
 fi
 # ---- gprof's -R (file ordering) and -d (debugging output) ------------------------------
 # compare-native.sh compares -R with maps nm makes; here the map's corners, against gprof

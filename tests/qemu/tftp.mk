@@ -14,10 +14,11 @@ $(BUILD)/$(BOARD)/net/$(1).elf: $$(TB)/fw/$(1).elf
 	cp $$< $$@.$$$$$$$$.tmp && mv -f $$@.$$$$$$$$.tmp $$@
 else
 # Any other configuration: a sub-make builds the firmware with lwIP added (in the
-# directory of that configuration; this one's objects are not touched).
+# directory of that configuration; this one's objects are not touched). Under make -j the
+# sub-makes of two such firmware (tftp, sweep) take turns: they build one library.
 .PHONY: $(BUILD)/$(BOARD)/net/$(1).elf
 $(BUILD)/$(BOARD)/net/$(1).elf: | $$(SETUP_STAMP)
-	@$$(MAKE) --no-print-directory $$(TFTP_CONFIG) $$@
+	@mkdir -p $$(@D) && flock $$(@D)/.make.lock $$(MAKE) --no-print-directory $$(TFTP_CONFIG) $$@
 endif
 endef
 

@@ -614,8 +614,15 @@ static void test_profile_on_again_discards(void **state)
     assert_int_equal(fake_hal.enable_calls, 2);
     struct profile_stats st = stats();
     assert_int_equal(st.samples, 0);
+    assert_int_equal(st.samples_out_of_range, 0);
     assert_int_equal(st.arcs, 0);
     assert_int_equal(profile_state.low_pc, LOW + 0x2000);
+    /* the data itself is gone, not only its counters: every bin and every arc slot empty */
+    for (uint32_t i = 0; i < profile_state.nbins; i++)
+        assert_int_equal(profile_bin_count(&profile_state, i), 0);
+    for (uint32_t i = 0; i < profile_state.nslots; i++)
+        assert_int_equal(profile_state.arcs[i].from | profile_state.arcs[i].count, 0);
+    assert_int_equal(profile_state.arcs_used, 0);
     __profile_hit(LOW + 4);  /* the old range is now out of range */
     assert_int_equal(stats().samples_out_of_range, 1);
     __profile_hit(LOW + 0x2000 + 40);
