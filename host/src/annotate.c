@@ -207,7 +207,7 @@ int annotated_source_print(struct analysis *a, int *first_output)
 			snprintf(path, sizeof path, "%s-ann", base ? base + 1 : sf->name);
 			out = fopen(path, "w");
 			if (!out) {
-				error("%s: %s", path, strerror(errno));
+				error_errno("%s", path);
 				fclose(in);
 				rc = -1;
 				continue;

@@ -55,7 +55,7 @@ int callgrind_write(struct analysis *a, const char *path)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
-		return error("%s: %s", path, strerror(errno));
+		return error_errno("%s", path);
 	struct symtab *tab = a->tab;
 	unsigned long long total;
 	unsigned long long *cost = self_costs(tab, &total);

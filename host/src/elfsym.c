@@ -206,12 +206,12 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 		return error("libelf: %s", elf_errmsg(-1));
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
-		return error("%s: %s", path, strerror(errno));
+		return error_errno("%s", path);
 	Elf *e = NULL;
 	/* The sizes libelf would trust are checked against the file's first. */
 	struct stat st;
 	if (fstat(fd, &st)) {
-		error("%s: %s", path, strerror(errno));
+		error_errno("%s", path);
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -222,7 +222,7 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 	unsigned char ident[sizeof(Elf64_Ehdr)] = {0};   /* the raw header */
 	ssize_t got = pread(fd, ident, sizeof ident, 0);
 	if (got < 0) {
-		error("%s: %s", path, strerror(errno));
+		error_errno("%s", path);
 		goto out;
 	}
 	if (got == 0) {

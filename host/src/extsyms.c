@@ -9,7 +9,7 @@ int symtab_read_listing(struct symtab *tab, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return error("%s: %s", path, strerror(errno));
+		return error_errno("%s", path);
 	char buf[1024], addr[1024], name[1024], type;
 	size_t n = 0, cap = 0, lineno = 0;
 	uint64_t text_end = tab->text_end;

@@ -416,7 +416,7 @@ int gmon_read(struct profile *p, const char *path, int format)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return error("%s: %s", path, strerror(errno));
+		return error_errno("%s", path);
 	size_t cap = 1 << 16, len = 0;
 	unsigned char *buf = xmalloc(cap);
 	for (;;) {

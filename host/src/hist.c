@@ -96,7 +96,7 @@ void flat_print(struct analysis *a, FILE *out)
 	if (bsd) {
 		if (!o->brief) {
 			fputs("\n\n\nflat profile:\n", out);
-			fputs(bsd_flat_blurb, out);
+			fputs(flat_blurb, out);
 		}
 	} else {
 		fputs("Flat profile:\n", out);

@@ -36,7 +36,7 @@ int json_write(struct analysis *a, const char *path)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
-		return error("%s: %s", path, strerror(errno));
+		return error_errno("%s", path);
 	const struct profile *p = a->prof;
 	double hz = p->hz;
 	fputs("{\n  \"tool\": \"tgprof\",\n  \"files\": [", f);

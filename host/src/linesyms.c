@@ -79,7 +79,7 @@ int symtab_add_lines(struct symtab *tab, const char *path)
 	msort_ptrs((void **)ci.v, ci.n, cmp_code, NULL);
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
-		return error("%s: %s", path, strerror(errno));
+		return error_errno("%s", path);
 	struct srcinfo *si = srcinfo_open(fd);
 	struct sym *lines = NULL;
 	size_t n = 0, cap = 0;

@@ -89,7 +89,7 @@ int fmap_read(struct fmap *m, const char *path)
 	memset(m, 0, sizeof *m);
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return error("%s: cannot open the mapping file: %s", path, strerror(errno));
+		return error_errno("%s: cannot open the mapping file", path);
 	char *b = NULL;
 	size_t len = 0, cap = 0, got;
 	do {

@@ -276,7 +276,7 @@ int stacks_write_folded(const struct stacks *st, const struct analysis *a, const
 {
 	FILE *out = fopen(path, "w");
 	if (!out)
-		return error("%s: cannot create: %s", path, strerror(errno));
+		return error_errno("%s: cannot create", path);
 	struct trie *t = trie_build(st, a);
 	struct pathbuf p;
 	struct walk w;
@@ -407,7 +407,7 @@ int stacks_write_flame(const struct stacks *st, const struct analysis *a, const 
 {
 	FILE *out = fopen(path, "w");
 	if (!out)
-		return error("%s: cannot create: %s", path, strerror(errno));
+		return error_errno("%s: cannot create", path);
 	struct trie *t = trie_build(st, a);
 	uint32_t *depth = xcalloc(t->n + 1, sizeof *depth);
 	size_t levels = 1;
@@ -489,7 +489,7 @@ int stacks_write_speedscope(const struct stacks *st, const struct analysis *a, c
 {
 	FILE *out = fopen(path, "w");
 	if (!out)
-		return error("%s: cannot create: %s", path, strerror(errno));
+		return error_errno("%s: cannot create", path);
 	struct trie *t = trie_build(st, a);
 	uint32_t *index = xmalloc((t->nnames + 1) * sizeof *index), nindex = 0;
 	uint32_t *order = xmalloc((t->nnames + 1) * sizeof *order);

@@ -63,7 +63,7 @@ int stacks_read(struct stacks *st, const char *path)
 	st->path = path;
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return error("%s: cannot open: %s", path, strerror(errno));
+		return error_errno("%s: cannot open", path);
 	unsigned char *b = NULL;
 	size_t len = 0, cap = 0, got;
 	do {

@@ -46,7 +46,7 @@ int gmon_write_sum(const struct profile *p, const struct analysis *a, const char
 {
 	struct writer w = {fopen(path, "wb"), p->big_endian, p->is64};
 	if (!w.f)
-		return error("%s: %s", path, strerror(errno));
+		return error_errno("%s", path);
 	fwrite("gmon", 1, 4, w.f);
 	put(&w, 1, 4);
 	put_counters(&w, p);

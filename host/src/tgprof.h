@@ -9,6 +9,8 @@
 /* ---- errors (error.c) ------------------------------------------------------------- */
 /* Print "tgprof: error: ..." and return -1, so library code can `return error(...)`. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* error() with ": strerror(errno)" appended, as git's error_errno(). */
+int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
@@ -344,7 +346,7 @@ char **args_expand(int *argc, char **argv);
 int gmon_write_sum(const struct profile *p, const struct analysis *a, const char *path);
 
 /* blurb.c */
-extern const char flat_blurb[], callg_blurb[], bsd_flat_blurb[], bsd_callg_blurb[];
+extern const char flat_blurb[], callg_blurb[], bsd_callg_blurb[];
 
 /* extra outputs */
 int dot_write(struct analysis *a, const char *path, double threshold);
