@@ -1,4 +1,5 @@
-/* tgprof: a gprof-compatible profile analyzer.  Shared types. */
+/* tgprof: a gprof-compatible profile analyzer.  The modules' headers, and what is not
+ * yet in one of its own. */
 #ifndef TGPROF_H
 #define TGPROF_H
 
@@ -6,22 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* ---- errors (error.c) ------------------------------------------------------------- */
-/* Print "tgprof: error: ..." and return -1, so library code can `return error(...)`. */
-int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* error() with ": strerror(errno)" appended, as git's error_errno(). */
-int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-extern const char *progname;
-extern int quiet;              /* no messages (fuzzing) */
-
-/* ---- stable merge sort with a context pointer (msort.c) --------------------------- */
-typedef int (*cmp_fn)(const void *a, const void *b, void *ctx);
-void msort_ptrs(void **base, size_t n, cmp_fn cmp, void *ctx);
+#include "error.h"
+#include "msort.h"
 
 /* ---- symbols --------------------------------------------------------------------- */
 struct arc;
