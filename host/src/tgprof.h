@@ -7,51 +7,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "addrtrie.h"
+#include "elfsym.h"
 #include "error.h"
+#include "linetab.h"
 #include "msort.h"
-
-/* ---- symbols --------------------------------------------------------------------- */
-struct arc;
-
-/* -l: basic-block counts (gmon.out tag 2) of a line, gprof's bb_addr/bb_calls: the first
- * NBBS distinct addresses, an address of 0 marks the end. */
-#define NBBS 10
-struct bbcounts {
-	uint64_t addr[NBBS];
-	unsigned long calls[NBBS];
-};
-
-struct sym {
-	uint64_t addr, end_addr;
-	const char *name;          /* NULL for a cycle header */
-	char *dname;               /* demangled name, once printed */
-	int dname_done;
-	const char *file;          /* source file from DWARF line info, or NULL */
-	int line;
-	unsigned is_static : 1, is_func : 1, owns_name : 1;
-	unsigned mapped : 1;       /* -R: named after its object file (mapfile.c) */
-	unsigned sel;              /* bit set of symspec tables that select this symbol */
-	size_t order;              /* position in the raw symbol list (ties) */
-
-	uint64_t scaled_addr;
-	double time;               /* histogram time in ticks */
-	unsigned long ncalls;
-	struct bbcounts *bb;       /* -l: basic-block counts, or NULL */
-
-	/* call graph */
-	double child_time;
-	double prop_fract, prop_self, prop_child;
-	unsigned long self_calls;
-	int print_flag;
-	int top_order;
-	int cyc_num;
-	struct sym *cyc_head, *cyc_next;
-	int index;
-	struct arc *parents, *children;
-	/* depth-first numbering helpers */
-	struct sym *uf_parent, *uf_tail;
-	int stack_pos;
-};
+#include "srcinfo.h"
+#include "symtab.h"
 
 struct arc {
 	struct sym *parent, *child;
@@ -64,78 +26,6 @@ struct arc {
 /* Symspec table ids (bits of struct sym.sel). */
 enum { INCL_GRAPH, EXCL_GRAPH, INCL_ARCS, EXCL_ARCS, INCL_FLAT, EXCL_FLAT,
        INCL_TIME, EXCL_TIME, INCL_EXEC, EXCL_EXEC, INCL_ANNO, EXCL_ANNO, NUM_TABLES };
-
-/* A symbol BFD's _bfd_elf_find_function may name an address after (for -l). */
-struct code_sym {
-	uint64_t value, size;
-	const char *name;
-	unsigned is_function : 1, is_global : 1;
-};
-
-struct symtab {
-	struct sym *base;
-	size_t len;
-	size_t alloc_len;          /* entries before duplicate removal (gprof reads one past) */
-	uint64_t text_start, text_end; /* .text vma, vma + size */
-	int is64, big_endian, machine;
-	char *strings_keep;        /* the string table the names point into */
-	char **files;              /* source files in the order first met (gprof's list) */
-	size_t nfiles, files_cap;
-	unsigned char *text;       /* -c: the contents of .text */
-	size_t text_size;
-	struct code_sym *code;     /* -l: .text symbols by value (stable), for function names */
-	size_t ncode;
-};
-
-/* elfsym.c: read function symbols of an ELF file through libelf, as gprof selects them. */
-struct elf_opts {
-	int ignore_static;         /* -a */
-	int ignore_non_functions;  /* -D */
-	int want_lines;            /* look up file/line through libdw */
-	int want_code_syms;        /* -l: keep the .text symbols BFD names functions after */
-	int want_text;             /* -c: keep the contents of .text */
-};
-int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts *o);
-void symtab_finalize(struct symtab *tab);
-struct sym *symtab_lookup(const struct symtab *tab, uint64_t addr);
-void symtab_release(struct symtab *tab);
-void symtab_drop_syms(struct symtab *tab);
-void symtab_note_file(struct symtab *tab, const char *path);
-/* linesyms.c: -l, one symbol per source line (after the function symbols). */
-int symtab_add_lines(struct symtab *tab, const char *path);
-/* extsyms.c: -S, symbols from an nm-style listing instead of the ELF's */
-int symtab_read_listing(struct symtab *tab, const char *path);
-
-/* addrtrie.c: BFD's trie of the address ranges of compilation units */
-struct addrtrie_range {
-	uint64_t lo, hi;
-	size_t cu;
-};
-struct addrtrie_node;
-struct addrtrie {
-	struct addrtrie_node *root;
-	struct addrtrie_node **nodes;   /* every node made, freed together */
-	size_t nnodes, cap;
-};
-void addrtrie_add(struct addrtrie *t, size_t cu, uint64_t lo, uint64_t hi);
-const struct addrtrie_node *addrtrie_leaf(const struct addrtrie *t, uint64_t addr);
-size_t addrtrie_leaf_size(const struct addrtrie_node *leaf);
-const struct addrtrie_range *addrtrie_leaf_range(const struct addrtrie_node *leaf, size_t i);
-void addrtrie_free(struct addrtrie *t);
-
-/* srcinfo.c */
-struct srcinfo;
-struct srcinfo *srcinfo_open(int fd);
-int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line);
-const char *srcinfo_function(struct srcinfo *si, uint64_t addr, int *linkage);
-void srcinfo_close(struct srcinfo *si);
-/* linetab.c: a unit's line-number table, decoded and searched as BFD does */
-struct linetab;
-struct linetab *linetab_read(const unsigned char *sec, size_t size, uint64_t off, int big,
-			     unsigned addr_size);
-int linetab_lookup(const struct linetab *t, uint64_t addr, unsigned *line, unsigned *file);
-size_t linetab_spans(const struct linetab *t, const uint64_t (**spans)[2]);
-void linetab_free(struct linetab *t);
 
 /* ---- profile data (gmon.c) -------------------------------------------------------- */
 struct hist {
