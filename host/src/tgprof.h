@@ -10,9 +10,12 @@
 #include "addrtrie.h"
 #include "elfsym.h"
 #include "error.h"
+#include "gmon_io.h"
 #include "linetab.h"
 #include "msort.h"
 #include "srcinfo.h"
+#include "stacks.h"
+#include "sum.h"
 #include "symtab.h"
 
 struct arc {
@@ -26,62 +29,6 @@ struct arc {
 /* Symspec table ids (bits of struct sym.sel). */
 enum { INCL_GRAPH, EXCL_GRAPH, INCL_ARCS, EXCL_ARCS, INCL_FLAT, EXCL_FLAT,
        INCL_TIME, EXCL_TIME, INCL_EXEC, EXCL_EXEC, INCL_ANNO, EXCL_ANNO, NUM_TABLES };
-
-/* ---- profile data (gmon.c) -------------------------------------------------------- */
-struct hist {
-	uint64_t lowpc, highpc;
-	uint32_t num_bins;
-	uint64_t *sample;          /* sums (gprof keeps int; we keep wide sums) */
-};
-
-struct raw_arc {
-	uint64_t from, self;
-	uint64_t count;
-};
-
-struct raw_bb {
-	uint64_t addr, count;
-};
-
-struct gmon_file_info {
-	const char *name;
-	int version;
-	int nhist, narcs, nbbs;
-	int format;                /* 0 GNU, 1 4.4BSD, 2 old BSD */
-	uint32_t prof_rate;
-	/* The project's target's counters, from the GNU header's spare bytes (0 in other
-	 * files): samples taken, profiler-overhead samples (in no bin), arcs not recorded. */
-	uint32_t samples_total, samples_overhead, arcs_dropped;
-	int counters_marked;       /* the arcs word's check byte is right (doc/format.md) */
-	uint64_t samples_binned;   /* what this file added to the histogram bins */
-};
-
-struct profile {
-	int is64, big_endian;
-	struct hist *hists;
-	unsigned nhists;
-	int have_rate;
-	unsigned hz;
-	char dimension[16];
-	char abbrev;
-	double hist_scale;
-	struct raw_arc *arcs;
-	size_t narcs, arcs_alloc;
-	struct raw_bb *bbs;        /* basic-block counts, in file order */
-	size_t nbbs, bbs_alloc;
-	struct gmon_file_info *files;
-	unsigned nfiles;
-	int input_hist, input_cg, input_bb;
-};
-
-int gmon_read(struct profile *p, const char *path, int format);
-void gmon_counters(const struct profile *p, uint64_t sum[3]);
-unsigned gmon_counters_check(uint32_t samples, uint32_t overhead, uint32_t arcs);
-void gmon_report_overhead(const struct profile *p);
-int gmon_parse(struct profile *p, const char *name, const unsigned char *buf, size_t len,
-	       int format);
-int hist_check_overlap(struct profile *p);
-void profile_release(struct profile *p);
 
 /* ---- options ---------------------------------------------------------------------- */
 struct symspec {
@@ -172,31 +119,6 @@ struct analysis {
 	struct placement *placement; /* -r and -R: gprof's placement state (order.c) */
 };
 
-/* ---- gmon.stacks: the calling-context tree (stacks.c, stackout.c) ----------------- */
-struct stack_node {
-	uint32_t parent;           /* 0xFFFFFFFF: a root */
-	uint64_t self, from;       /* the function (0: a thread's context), its call site */
-	uint32_t calls, samples;
-};
-struct stacks {
-	const char *path;
-	int big;                   /* byte order of the file */
-	unsigned addr;             /* address bytes */
-	uint32_t rate, n, samples, overhead, truncated, unrecorded, repaired, unhooked,
-		 unswitched;
-	struct stack_node *nodes;  /* n, parents first */
-};
-int stacks_read(struct stacks *st, const char *path);
-int stacks_fit_gmon(const struct stacks *st, const struct profile *p, int named);
-int stacks_decode_nodes(struct stacks *st, const unsigned char *b);
-void stacks_release(struct stacks *st);
-void stacks_report(const struct stacks *st);
-void stacks_measure(struct analysis *a, const struct stacks *st);
-int stacks_write_folded(const struct stacks *st, const struct analysis *a, const char *path);
-int stacks_write_flame(const struct stacks *st, const struct analysis *a, const char *path);
-int stacks_write_speedscope(const struct stacks *st, const struct analysis *a,
-			    const char *path);
-
 void hist_assign(struct analysis *a);
 void flat_print(struct analysis *a, FILE *out);
 int cg_build(struct analysis *a);
@@ -218,9 +140,6 @@ char *demangle(const char *name);
 
 /* respfile.c: @FILE arguments */
 char **args_expand(int *argc, char **argv);
-
-/* sum.c */
-int gmon_write_sum(const struct profile *p, const struct analysis *a, const char *path);
 
 /* blurb.c */
 extern const char flat_blurb[], callg_blurb[], bsd_callg_blurb[];
