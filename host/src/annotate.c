@@ -4,10 +4,17 @@
  * then the top lines and a summary.  -y
  * writes FILE-ann files instead, -I gives directories to look for the sources in. */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "error.h"
+#include "msort.h"
+#include "options.h"
+#include "source.h"
+#include "symtab.h"
 
 struct line_entry {
 	unsigned long ncalls;

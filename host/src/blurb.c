@@ -1,6 +1,6 @@
 /* The explanations gprof prints after (or, with -T, before) its tables.
  * Output text of GNU gprof 2.40, reproduced so the output is byte-identical. */
-#include "tgprof.h"
+#include "blurb.h"
 
 /* The flat profile's explanation, after the table or, with -T, before it. */
 const char flat_blurb[] =

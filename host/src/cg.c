@@ -1,9 +1,18 @@
 /* The call graph: arcs, depth-first numbering with cycle detection, time propagation.
  * Same results as gprof's cg_arcs.c/cg_dfn.c, in O(n log n): arcs are found through a
  * hash table, and cycles are merged with union-find instead of rescanning the stack. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_arcs.h"
+#include "error.h"
+#include "gmon_io.h"
+#include "msort.h"
+#include "options.h"
+#include "stacks.h"
+#include "symspec.h"
+#include "symtab.h"
 
 #define DFN_NAN 0
 #define DFN_BUSY -1

@@ -7,11 +7,18 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_arcs.h"
+#include "cg_print.h"
+#include "error.h"
+#include "gmon_io.h"
+#include "outputs.h"
+#include "symtab.h"
 
 static void dot_chars(FILE *f, const char *s)
 {

@@ -5,12 +5,16 @@
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <gelf.h>
-#include "tgprof.h"
+#include "elfsym.h"
+#include "error.h"
+#include "srcinfo.h"
+#include "symtab.h"
 
 struct secinfo {
 	uint64_t addr, size;

@@ -1,9 +1,10 @@
 /* Error reporting and checked allocation. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "error.h"
 
 const char *progname = "tgprof";
 int quiet;

@@ -1,9 +1,12 @@
 /* -S FILE: the symbol table from an nm-style listing ("address type name"), as gprof's
  * core_create_syms_from reads it: only types t and T, every one a function. */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "error.h"
+#include "symtab.h"
 
 int symtab_read_listing(struct symtab *tab, const char *path)
 {

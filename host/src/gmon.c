@@ -2,9 +2,12 @@
  * Every field is decoded with its width and the byte order of the ELF file. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "error.h"
+#include "gmon_io.h"
 
 #define GMON_MAGIC "gmon"
 #define BSD44_VERSION 0x00051879u

@@ -1,7 +1,17 @@
 /* Histogram: samples credited to symbols, and the flat profile. */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "blurb.h"
+#include "cg_print.h"
+#include "error.h"
+#include "gmon_io.h"
+#include "hist.h"
+#include "msort.h"
+#include "options.h"
+#include "symtab.h"
 
 static int selected(const struct analysis *a, const struct sym *s, int incl, int excl)
 {

@@ -2,8 +2,14 @@
  * numbers, the cycles and the arcs. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_arcs.h"
+#include "cg_print.h"
+#include "error.h"
+#include "gmon_io.h"
+#include "symtab.h"
 
 static void jstr(FILE *f, const char *s)
 {

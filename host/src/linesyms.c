@@ -5,10 +5,14 @@
  * symbol wins). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "tgprof.h"
+#include "error.h"
+#include "msort.h"
+#include "srcinfo.h"
+#include "symtab.h"
 
 /* ---- the name BFD's _bfd_elf_find_function gives an address ------------------------ */
 struct code_index {

@@ -5,7 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_arcs.h"
+#include "cg_print.h"
+#include "elfsym.h"
+#include "error.h"
+#include "execcount.h"
+#include "gmon_io.h"
+#include "hist.h"
+#include "mapfile.h"
+#include "options.h"
+#include "order.h"
+#include "outputs.h"
+#include "respfile.h"
+#include "source.h"
+#include "stacks.h"
+#include "sum.h"
+#include "symspec.h"
+#include "symtab.h"
 
 #define TGPROF_VERSION "0.1"
 

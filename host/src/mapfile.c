@@ -7,9 +7,13 @@
  * file, and the file's other functions are no symbols at all. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "error.h"
+#include "mapfile.h"
+#include "msort.h"
+#include "symtab.h"
 
 static int cmp_func(const void *l, const void *r, void *ctx)
 {

@@ -1,9 +1,16 @@
 /* -r: a suggested function order for the linker, by gprof's greedy placement: unused
  * functions last, functions called from many hot call sites first, then chains built
  * along the most used arcs.  Same steps, thresholds and tie orders as gprof. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_arcs.h"
+#include "error.h"
+#include "mapfile.h"
+#include "msort.h"
+#include "order.h"
+#include "symtab.h"
 
 /* gprof's placement state, kept from -r to -R as gprof keeps it in its symbols and arcs. */
 struct placement {

@@ -10,9 +10,17 @@
  * hash table, and walked without recursion; only folded stacks and speedscope's samples,
  * which write every stack's whole path, take as long as what they write. */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_print.h"
+#include "error.h"
+#include "msort.h"
+#include "outputs.h"
+#include "stacks.h"
+#include "symtab.h"
 
 #define NONE 0xFFFFFFFFu
 

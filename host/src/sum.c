@@ -5,8 +5,15 @@
  * target's counters summed over the inputs.  Basic-block counts are written as gprof writes
  * them: those kept under -l, none otherwise. */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_arcs.h"
+#include "error.h"
+#include "gmon_io.h"
+#include "sum.h"
+#include "symtab.h"
 
 struct writer {
 	FILE *f;
