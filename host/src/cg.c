@@ -32,6 +32,33 @@ static size_t hash2(size_t a, size_t b)
 	return (size_t)h;
 }
 
+/* Add COUNT calls from PARENT to CHILD: to their arc if there is one (found through M),
+ * else to a new arc, linked into both symbols' lists. */
+static void arc_tally(struct analysis *a, struct arcmap *m, struct sym *parent,
+		      struct sym *child, unsigned long count)
+{
+	size_t pi = parent - a->tab->base, ci = child - a->tab->base;
+	size_t h = hash2(pi, ci) & m->mask;
+	while (m->slot[h]) {
+		struct arc *c = &a->arcs[m->slot[h] - 1];
+		if (c->parent == parent && c->child == child) {
+			c->count += count;
+			return;
+		}
+		h = (h + 1) & m->mask;
+	}
+	struct arc *arc = &a->arcs[a->narcs];
+	m->slot[h] = ++a->narcs;
+	arc->parent = parent;
+	arc->child = child;
+	arc->count = count;
+	arc->seq = a->narcs;
+	arc->next_child = parent->children;
+	parent->children = arc;
+	arc->next_parent = child->parents;
+	child->parents = arc;
+}
+
 int cg_build(struct analysis *a)
 {
 	struct profile *p = a->prof;
@@ -70,31 +97,7 @@ int cg_build(struct analysis *a)
 			continue;
 		unsigned long count = (unsigned long)p->arcs[i].count;
 		child->ncalls += count;
-		size_t pi = parent - tab->base, ci = child - tab->base;
-		size_t h = hash2(pi, ci) & m.mask;
-		struct arc *arc = NULL;
-		while (m.slot[h]) {
-			struct arc *c = &a->arcs[m.slot[h] - 1];
-			if (c->parent == parent && c->child == child) {
-				arc = c;
-				break;
-			}
-			h = (h + 1) & m.mask;
-		}
-		if (arc) {
-			arc->count += count;
-			continue;
-		}
-		arc = &a->arcs[a->narcs];
-		m.slot[h] = ++a->narcs;
-		arc->parent = parent;
-		arc->child = child;
-		arc->count = count;
-		arc->seq = a->narcs;
-		arc->next_child = parent->children;
-		parent->children = arc;
-		arc->next_parent = child->parents;
-		child->parents = arc;
+		arc_tally(a, &m, parent, child, count);
 	}
 	free(m.slot);
 	if (unmatched && a->opt->extra_warnings)
