@@ -32,6 +32,21 @@ static size_t hash2(size_t a, size_t b)
 	return (size_t)h;
 }
 
+/* A new arc of COUNT calls from PARENT to CHILD, first in both symbols' lists. */
+static void arc_new(struct analysis *a, struct sym *parent, struct sym *child,
+		    unsigned long count)
+{
+	struct arc *arc = &a->arcs[a->narcs++];
+	arc->parent = parent;
+	arc->child = child;
+	arc->count = count;
+	arc->seq = a->narcs;
+	arc->next_child = parent->children;
+	parent->children = arc;
+	arc->next_parent = child->parents;
+	child->parents = arc;
+}
+
 /* Add COUNT calls from PARENT to CHILD: to their arc if there is one (found through M),
  * else to a new arc, linked into both symbols' lists. */
 static void arc_tally(struct analysis *a, struct arcmap *m, struct sym *parent,
@@ -47,16 +62,8 @@ static void arc_tally(struct analysis *a, struct arcmap *m, struct sym *parent,
 		}
 		h = (h + 1) & m->mask;
 	}
-	struct arc *arc = &a->arcs[a->narcs];
-	m->slot[h] = ++a->narcs;
-	arc->parent = parent;
-	arc->child = child;
-	arc->count = count;
-	arc->seq = a->narcs;
-	arc->next_child = parent->children;
-	parent->children = arc;
-	arc->next_parent = child->parents;
-	child->parents = arc;
+	arc_new(a, parent, child, count);
+	m->slot[h] = a->narcs;
 }
 
 int cg_build(struct analysis *a)
@@ -122,15 +129,7 @@ static void add_static_arc(struct analysis *a, struct sym *parent, struct sym *c
 			return;                   /* count += 0 */
 	if (a->narcs + 1 >= a->arcs_cap)
 		return;
-	struct arc *arc = &a->arcs[a->narcs++];
-	arc->parent = parent;
-	arc->child = child;
-	arc->count = 0;
-	arc->seq = a->narcs;
-	arc->next_child = parent->children;
-	parent->children = arc;
-	arc->next_parent = child->parents;
-	child->parents = arc;
+	arc_new(a, parent, child, 0);
 }
 
 static void find_calls(struct analysis *a, struct sym *parent, uint64_t lo, uint64_t hi)
