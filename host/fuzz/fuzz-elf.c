@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "tgprof.h"
+#include "elfsym.h"
+#include "error.h"
+#include "symtab.h"
 
 /* The path of the unlinked temporary file, or NULL. */
 static const char *input_path(void)

@@ -5,7 +5,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_arcs.h"
+#include "cg_print.h"
+#include "error.h"
+#include "execcount.h"
+#include "gmon_io.h"
+#include "hist.h"
+#include "options.h"
+#include "symspec.h"
+#include "symtab.h"
 
 static void fixed_symtab(struct symtab *tab, int is64)
 {

@@ -7,7 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_arcs.h"
+#include "error.h"
+#include "gmon_io.h"
+#include "options.h"
+#include "stacks.h"
+#include "symtab.h"
 
 static const char *input_path(void)
 {

@@ -13,7 +13,8 @@
  * BFD's does. */
 #include <stdint.h>
 #include <stdlib.h>
-#include "tgprof.h"
+#include "addrtrie.h"
+#include "error.h"
 
 #define LEAF_SIZE 16
 #define VMA_BITS 64

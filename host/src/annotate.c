@@ -4,10 +4,17 @@
  * then the top lines and a summary.  -y
  * writes FILE-ann files instead, -I gives directories to look for the sources in. */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "error.h"
+#include "msort.h"
+#include "options.h"
+#include "source.h"
+#include "symtab.h"
 
 struct line_entry {
 	unsigned long ncalls;
@@ -136,14 +143,16 @@ done:
 	return f;
 }
 
-int annotated_source_print(struct analysis *a, int *first_output)
+/* Is S selected for -A (gprof's INCL_ANNO / EXCL_ANNO tables)? */
+static int anno_selected(const struct options *o, const struct sym *s)
 {
-	const struct options *o = a->opt;
-	struct symtab *tab = a->tab;
-	size_t nf = tab->nfiles;
-	struct srcfile *files = xcalloc(nf + 1, sizeof *files);
-	for (size_t i = 0; i < nf; i++)
-		files[i].name = tab->files[i];
+	return (s->sel >> INCL_ANNO & 1) ||
+	       (o->table_len[INCL_ANNO] == 0 && !(s->sel >> EXCL_ANNO & 1));
+}
+
+/* The index in FILES of each symbol's source file, -1 for none. */
+static int *syms_file_index(const struct symtab *tab, const struct srcfile *files, size_t nf)
+{
 	int *which = xmalloc((tab->len + 1) * sizeof *which);
 	for (size_t i = 0; i < tab->len; i++) {
 		const struct sym *s = &tab->base[i];
@@ -156,20 +165,27 @@ int annotated_source_print(struct analysis *a, int *first_output)
 				break;
 			}
 	}
-#define SELECTED(s) (((s)->sel >> INCL_ANNO & 1) || \
-		     (o->table_len[INCL_ANNO] == 0 && !((s)->sel >> EXCL_ANNO & 1)))
+	return which;
+}
+
+/* Each selected symbol's count onto its line: ENTRIES holds a line's first symbol, a
+ * second on the same line makes a merged copy that adds up the rest. */
+static void collect_lines(const struct options *o, const struct symtab *tab,
+			  struct srcfile *files, size_t nf, const int *which,
+			  struct line_entry *entries)
+{
 	for (size_t i = 0; i < tab->len; i++) {
 		const struct sym *s = &tab->base[i];
-		if (which[i] >= 0 && s->line > files[which[i]].num_lines && SELECTED(s))
+		if (which[i] >= 0 && s->line > files[which[i]].num_lines && anno_selected(o, s))
 			files[which[i]].num_lines = s->line;
 	}
 	for (size_t k = 0; k < nf; k++)
 		if (files[k].num_lines > 0)
 			files[k].line = xcalloc((size_t)files[k].num_lines, sizeof *files[k].line);
-	struct line_entry *entries = xcalloc(tab->len + 1, sizeof *entries);
 	for (size_t i = 0; i < tab->len; i++) {
 		const struct sym *s = &tab->base[i];
-		if (which[i] < 0 || !files[which[i]].num_lines || !SELECTED(s) || s->line < 1)
+		if (which[i] < 0 || !files[which[i]].num_lines || !anno_selected(o, s) ||
+		    s->line < 1)
 			continue;
 		struct srcfile *sf = &files[which[i]];
 		sf->ncalls += s->ncalls;
@@ -181,7 +197,6 @@ int annotated_source_print(struct analysis *a, int *first_output)
 		} else if ((*slot)->merged) {
 			(*slot)->ncalls += s->ncalls;
 		} else {
-			/* a second symbol on this line: a copy that adds up the rest */
 			struct line_entry *m = xmalloc(sizeof *m);
 			*m = **slot;
 			m->merged = 1;
@@ -190,75 +205,94 @@ int annotated_source_print(struct analysis *a, int *first_output)
 			*slot = m;
 		}
 	}
-	int rc = 0, first_file = 1;
-	for (size_t k = nf; k-- > 0;) {          /* gprof's list: latest first */
-		struct srcfile *sf = &files[k];
-		if (!sf->num_lines || (o->ignore_zeros && sf->ncalls == 0))
-			continue;
-		FILE *in = open_source(o, sf->name);
-		if (!in) {
-			fprintf(stderr, "%s: could not locate `%s'\n", progname, sf->name);
-			continue;
-		}
-		FILE *out = stdout;
-		if (o->separate_files) {
-			const char *base = strrchr(sf->name, '/');
-			char path[4096];
-			snprintf(path, sizeof path, "%s-ann", base ? base + 1 : sf->name);
-			out = fopen(path, "w");
-			if (!out) {
-				error("%s: %s", path, strerror(errno));
-				fclose(in);
-				rc = -1;
-				continue;
-			}
-		} else {
-			if (first_file)
-				first_file = 0;
-			else
-				fputc('\n', out);
-			if (*first_output)
-				*first_output = 0;
-			else
-				fputs("\f\n", out);
-			fprintf(out, "*** File %s:\n", sf->name);
-		}
-		long exec_lines = 0, lines_done = 0;
-		char ann[17];
-		int line_num = 1, new_line = 1, ch;
-		while ((ch = getc(in)) != EOF) {
-			if (new_line) {
-				annotate_with_count(o, ann, 16, line_num, sf, &exec_lines, &lines_done);
-				fputs(ann, out);
-				++line_num;
-				new_line = 0;
-			}
-			new_line = ch == '\n';
-			fputc(ch, out);
-		}
-		fclose(in);
-		if (o->table_length > 0) {
-			fprintf(out, "\n\nTop %d Lines:\n\n     Line      Count\n\n", o->table_length);
-			msort_ptrs((void **)sf->line, (size_t)sf->num_lines, cmp_ncalls, NULL);
-			int n = o->table_length < sf->num_lines ? o->table_length : sf->num_lines;
-			for (int i = 0; i < n; i++) {
-				const struct line_entry *e = sf->line[i];
-				if (!e || e->ncalls == 0)
-					break;
-				fprintf(out, "%9d %10lu\n", e->line, e->ncalls);
-			}
-		}
-		fputs("\nExecution Summary:\n\n", out);
-		fprintf(out, "%9ld   Executable lines in this file\n", exec_lines);
-		fprintf(out, "%9ld   Lines executed\n", lines_done);
-		fprintf(out, "%9.2f   Percent of the file executed\n",
-			exec_lines ? 100.0 * lines_done / (double)exec_lines : 100.0);
-		fprintf(out, "\n%9lu   Total number of line executions\n", sf->ncalls);
-		fprintf(out, "%9.2f   Average executions per line\n",
-			exec_lines ? (double)sf->ncalls / (double)exec_lines : 0.0);
-		if (out != stdout)
-			fclose(out);
+}
+
+/* Where SF's annotation goes: a FILE-ann file (-y), or stdout after a heading. */
+static FILE *annotation_output(const struct options *o, const struct srcfile *sf,
+			       int *first_file, int *first_output)
+{
+	if (o->separate_files) {
+		const char *base = strrchr(sf->name, '/');
+		char path[4096];
+		snprintf(path, sizeof path, "%s-ann", base ? base + 1 : sf->name);
+		FILE *out = fopen(path, "w");
+		if (!out)
+			error_errno("%s", path);
+		return out;
 	}
+	if (*first_file)
+		*first_file = 0;
+	else
+		fputc('\n', stdout);
+	if (*first_output)
+		*first_output = 0;
+	else
+		fputs("\f\n", stdout);
+	fprintf(stdout, "*** File %s:\n", sf->name);
+	return stdout;
+}
+
+/* The -t table of the most executed lines and the execution summary. */
+static void annotation_summary(const struct options *o, FILE *out, struct srcfile *sf,
+			       long exec_lines, long lines_done)
+{
+	if (o->table_length > 0) {
+		fprintf(out, "\n\nTop %d Lines:\n\n     Line      Count\n\n", o->table_length);
+		msort_ptrs((void **)sf->line, (size_t)sf->num_lines, cmp_ncalls, NULL);
+		int n = o->table_length < sf->num_lines ? o->table_length : sf->num_lines;
+		for (int i = 0; i < n; i++) {
+			const struct line_entry *e = sf->line[i];
+			if (!e || e->ncalls == 0)
+				break;
+			fprintf(out, "%9d %10lu\n", e->line, e->ncalls);
+		}
+	}
+	fputs("\nExecution Summary:\n\n", out);
+	fprintf(out, "%9ld   Executable lines in this file\n", exec_lines);
+	fprintf(out, "%9ld   Lines executed\n", lines_done);
+	fprintf(out, "%9.2f   Percent of the file executed\n",
+		exec_lines ? 100.0 * lines_done / (double)exec_lines : 100.0);
+	fprintf(out, "\n%9lu   Total number of line executions\n", sf->ncalls);
+	fprintf(out, "%9.2f   Average executions per line\n",
+		exec_lines ? (double)sf->ncalls / (double)exec_lines : 0.0);
+}
+
+/* One source file, annotated: -1 if its output file cannot be made. */
+static int annotate_file(const struct options *o, struct srcfile *sf, int *first_file,
+			 int *first_output)
+{
+	FILE *in = open_source(o, sf->name);
+	if (!in) {
+		fprintf(stderr, "%s: could not locate `%s'\n", progname, sf->name);
+		return 0;
+	}
+	FILE *out = annotation_output(o, sf, first_file, first_output);
+	if (!out) {
+		fclose(in);
+		return -1;
+	}
+	long exec_lines = 0, lines_done = 0;
+	char ann[17];
+	int line_num = 1, new_line = 1, ch;
+	while ((ch = getc(in)) != EOF) {
+		if (new_line) {
+			annotate_with_count(o, ann, 16, line_num, sf, &exec_lines, &lines_done);
+			fputs(ann, out);
+			++line_num;
+			new_line = 0;
+		}
+		new_line = ch == '\n';
+		fputc(ch, out);
+	}
+	fclose(in);
+	annotation_summary(o, out, sf, exec_lines, lines_done);
+	if (out != stdout)
+		fclose(out);
+	return 0;
+}
+
+static void srcfiles_free(struct srcfile *files, size_t nf)
+{
 	for (size_t k = 0; k < nf; k++) {
 		if (files[k].line)
 			for (int i = 0; i < files[k].num_lines; i++)
@@ -267,6 +301,28 @@ int annotated_source_print(struct analysis *a, int *first_output)
 		free(files[k].line);
 	}
 	free(files);
+}
+
+int annotated_source_print(struct analysis *a, int *first_output)
+{
+	const struct options *o = a->opt;
+	struct symtab *tab = a->tab;
+	size_t nf = tab->nfiles;
+	struct srcfile *files = xcalloc(nf + 1, sizeof *files);
+	for (size_t i = 0; i < nf; i++)
+		files[i].name = tab->files[i];
+	int *which = syms_file_index(tab, files, nf);
+	struct line_entry *entries = xcalloc(tab->len + 1, sizeof *entries);
+	collect_lines(o, tab, files, nf, which, entries);
+	int rc = 0, first_file = 1;
+	for (size_t k = nf; k-- > 0;) {          /* gprof's list: latest first */
+		struct srcfile *sf = &files[k];
+		if (!sf->num_lines || (o->ignore_zeros && sf->ncalls == 0))
+			continue;
+		if (annotate_file(o, sf, &first_file, first_output))
+			rc = -1;
+	}
+	srcfiles_free(files, nf);
 	free(entries);
 	free(which);
 	return rc;

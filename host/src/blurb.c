@@ -1,7 +1,8 @@
 /* The explanations gprof prints after (or, with -T, before) its tables.
  * Output text of GNU gprof 2.40, reproduced so the output is byte-identical. */
-#include "tgprof.h"
+#include "blurb.h"
 
+/* The flat profile's explanation, after the table or, with -T, before it. */
 const char flat_blurb[] =
 	"\n"
 	" %         the percentage of the total running time of the\n"
@@ -120,41 +121,6 @@ const char callg_blurb[] =
 	" were internal to the cycle, and the calls entry for each member shows,\n"
 	" for that member, how many times it was called from other members of\n"
 	" the cycle.\n"
-	"\f\n"
-	"Copyright (C) 2012-2023 Free Software Foundation, Inc.\n"
-	"\n"
-	"Copying and distribution of this file, with or without modification,\n"
-	"are permitted in any medium without royalty provided the copyright\n"
-	"notice and this notice are preserved.\n";
-
-const char bsd_flat_blurb[] =
-	"\n"
-	" %         the percentage of the total running time of the\n"
-	"time       program used by this function.\n"
-	"\n"
-	"cumulative a running sum of the number of seconds accounted\n"
-	" seconds   for by this function and those listed above it.\n"
-	"\n"
-	" self      the number of seconds accounted for by this\n"
-	"seconds    function alone.  This is the major sort for this\n"
-	"           listing.\n"
-	"\n"
-	"calls      the number of times this function was invoked, if\n"
-	"           this function is profiled, else blank.\n"
-	"\n"
-	" self      the average number of milliseconds spent in this\n"
-	"ms/call    function per call, if this function is profiled,\n"
-	"\t   else blank.\n"
-	"\n"
-	" total     the average number of milliseconds spent in this\n"
-	"ms/call    function and its descendents per call, if this\n"
-	"\t   function is profiled, else blank.\n"
-	"\n"
-	"name       the name of the function.  This is the minor sort\n"
-	"           for this listing. The index shows the location of\n"
-	"\t   the function in the gprof listing. If the index is\n"
-	"\t   in parenthesis it shows where it would appear in\n"
-	"\t   the gprof listing if it were to be printed.\n"
 	"\f\n"
 	"Copyright (C) 2012-2023 Free Software Foundation, Inc.\n"
 	"\n"

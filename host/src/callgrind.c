@@ -5,9 +5,17 @@
  * writes them. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_arcs.h"
+#include "cg_print.h"
+#include "error.h"
+#include "msort.h"
+#include "outputs.h"
+#include "symtab.h"
 
 static unsigned long long samples(double t)
 {
@@ -55,7 +63,7 @@ int callgrind_write(struct analysis *a, const char *path)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
-		return error("%s: %s", path, strerror(errno));
+		return error_errno("%s", path);
 	struct symtab *tab = a->tab;
 	unsigned long long total;
 	unsigned long long *cost = self_costs(tab, &total);

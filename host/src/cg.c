@@ -1,9 +1,18 @@
 /* The call graph: arcs, depth-first numbering with cycle detection, time propagation.
  * Same results as gprof's cg_arcs.c/cg_dfn.c, in O(n log n): arcs are found through a
  * hash table, and cycles are merged with union-find instead of rescanning the stack. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_arcs.h"
+#include "error.h"
+#include "gmon_io.h"
+#include "msort.h"
+#include "options.h"
+#include "stacks.h"
+#include "symspec.h"
+#include "symtab.h"
 
 #define DFN_NAN 0
 #define DFN_BUSY -1
@@ -21,6 +30,40 @@ static size_t hash2(size_t a, size_t b)
 	h *= 0xBF58476D1CE4E5B9ull;
 	h ^= h >> 32;
 	return (size_t)h;
+}
+
+/* A new arc of COUNT calls from PARENT to CHILD, first in both symbols' lists. */
+static void arc_new(struct analysis *a, struct sym *parent, struct sym *child,
+		    unsigned long count)
+{
+	struct arc *arc = &a->arcs[a->narcs++];
+	arc->parent = parent;
+	arc->child = child;
+	arc->count = count;
+	arc->seq = a->narcs;
+	arc->next_child = parent->children;
+	parent->children = arc;
+	arc->next_parent = child->parents;
+	child->parents = arc;
+}
+
+/* Add COUNT calls from PARENT to CHILD: to their arc if there is one (found through M),
+ * else to a new arc, linked into both symbols' lists. */
+static void arc_tally(struct analysis *a, struct arcmap *m, struct sym *parent,
+		      struct sym *child, unsigned long count)
+{
+	size_t pi = parent - a->tab->base, ci = child - a->tab->base;
+	size_t h = hash2(pi, ci) & m->mask;
+	while (m->slot[h]) {
+		struct arc *c = &a->arcs[m->slot[h] - 1];
+		if (c->parent == parent && c->child == child) {
+			c->count += count;
+			return;
+		}
+		h = (h + 1) & m->mask;
+	}
+	arc_new(a, parent, child, count);
+	m->slot[h] = a->narcs;
 }
 
 int cg_build(struct analysis *a)
@@ -61,31 +104,7 @@ int cg_build(struct analysis *a)
 			continue;
 		unsigned long count = (unsigned long)p->arcs[i].count;
 		child->ncalls += count;
-		size_t pi = parent - tab->base, ci = child - tab->base;
-		size_t h = hash2(pi, ci) & m.mask;
-		struct arc *arc = NULL;
-		while (m.slot[h]) {
-			struct arc *c = &a->arcs[m.slot[h] - 1];
-			if (c->parent == parent && c->child == child) {
-				arc = c;
-				break;
-			}
-			h = (h + 1) & m.mask;
-		}
-		if (arc) {
-			arc->count += count;
-			continue;
-		}
-		arc = &a->arcs[a->narcs];
-		m.slot[h] = ++a->narcs;
-		arc->parent = parent;
-		arc->child = child;
-		arc->count = count;
-		arc->seq = a->narcs;
-		arc->next_child = parent->children;
-		parent->children = arc;
-		arc->next_parent = child->parents;
-		child->parents = arc;
+		arc_tally(a, &m, parent, child, count);
 	}
 	free(m.slot);
 	if (unmatched && a->opt->extra_warnings)
@@ -110,15 +129,7 @@ static void add_static_arc(struct analysis *a, struct sym *parent, struct sym *c
 			return;                   /* count += 0 */
 	if (a->narcs + 1 >= a->arcs_cap)
 		return;
-	struct arc *arc = &a->arcs[a->narcs++];
-	arc->parent = parent;
-	arc->child = child;
-	arc->count = 0;
-	arc->seq = a->narcs;
-	arc->next_child = parent->children;
-	parent->children = arc;
-	arc->next_parent = child->parents;
-	child->parents = arc;
+	arc_new(a, parent, child, 0);
 }
 
 static void find_calls(struct analysis *a, struct sym *parent, uint64_t lo, uint64_t hi)

@@ -1,7 +1,18 @@
 /* Printing the call graph and the index by function name, as gprof's cg_print.c. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "blurb.h"
+#include "cg_arcs.h"
+#include "cg_print.h"
+#include "demangle.h"
+#include "error.h"
+#include "gmon_io.h"
+#include "msort.h"
+#include "options.h"
+#include "stacks.h"
+#include "symtab.h"
 
 #define LESSTHAN -1
 #define EQUALTO 0

@@ -3,9 +3,12 @@
  * and "@suffix" kept around the result.  The demangler is libstdc++'s __cxa_demangle
  * (the same libiberty code), loaded at run time so the tool needs no C++ toolchain. */
 #include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "demangle.h"
+#include "error.h"
 
 typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
 

@@ -7,11 +7,18 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_arcs.h"
+#include "cg_print.h"
+#include "error.h"
+#include "gmon_io.h"
+#include "outputs.h"
+#include "symtab.h"
 
 static void dot_chars(FILE *f, const char *s)
 {
@@ -427,7 +434,7 @@ int dot_write(struct analysis *a, const char *path, double threshold)
 		return error("%s: no call graph data in the profile", path);
 	FILE *f = fopen(path, "w");
 	if (!f)
-		return error("%s: %s", path, strerror(errno));
+		return error_errno("%s", path);
 	write_dot(a, f, threshold);
 	if (ferror(f) | fclose(f))
 		return error("%s: write error", path);
@@ -449,14 +456,15 @@ int svg_write(struct analysis *a, const char *path, double threshold)
 	if (out < 0 && errno == EEXIST)
 		out = open(path, O_WRONLY);
 	if (out < 0)
-		return error("%s: cannot write the SVG file: %s", path, strerror(errno));
+		return error_errno("%s: cannot write the SVG file", path);
 	close(out);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		int e = errno;
 		if (made)
 			unlink(path);
-		return error("temporary file in %s: %s", dir, strerror(e));
+		errno = e;
+		return error_errno("temporary file in %s", dir);
 	}
 	close(fd);
 	if (dot_write(a, tmp, threshold)) {
@@ -477,7 +485,8 @@ int svg_write(struct analysis *a, const char *path, double threshold)
 		unlink(tmp);
 		if (made)
 			unlink(path);
-		return error("running dot: %s", strerror(e));
+		errno = e;
+		return error_errno("running dot");
 	}
 	unlink(tmp);
 	if (made && (!WIFEXITED(st) || WEXITSTATUS(st) != 0))

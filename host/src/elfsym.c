@@ -5,12 +5,16 @@
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <gelf.h>
-#include "tgprof.h"
+#include "elfsym.h"
+#include "error.h"
+#include "srcinfo.h"
+#include "symtab.h"
 
 struct secinfo {
 	uint64_t addr, size;
@@ -194,97 +198,114 @@ static int check_symtab_entsize(Elf *e, const GElf_Ehdr *eh, const char *path, s
 		     (unsigned long long)sh->sh_entsize, want);
 }
 
-int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts *o)
-{
-	int rc = -1;
-	struct secinfo *secs = NULL;
-	struct srcinfo *si = NULL;
-	char *strings = NULL;
-	memset(tab, 0, sizeof *tab);
-
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return error("libelf: %s", elf_errmsg(-1));
-	int fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return error("%s: %s", path, strerror(errno));
-	Elf *e = NULL;
-	/* The sizes libelf would trust are checked against the file's first. */
-	struct stat st;
-	if (fstat(fd, &st)) {
-		error("%s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		error("%s: not a regular file", path);
-		goto out;
-	}
-	uint64_t fsize = (uint64_t)st.st_size;
-	unsigned char ident[sizeof(Elf64_Ehdr)] = {0};   /* the raw header */
-	ssize_t got = pread(fd, ident, sizeof ident, 0);
-	if (got < 0) {
-		error("%s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (got == 0) {
-		error("%s: offset 0: empty file, not in executable format", path);
-		goto out;
-	}
-	if (memcmp(ident, ELFMAG, (size_t)got < SELFMAG ? (size_t)got : SELFMAG)) {
-		error("%s: offset 0: not in executable format (no ELF magic)", path);
-		goto out;
-	}
-	if (got > EI_CLASS && ident[EI_CLASS] != ELFCLASS32 && ident[EI_CLASS] != ELFCLASS64) {
-		error("%s: offset %d: bad ELF class %u (EI_CLASS, 1 or 2): not in executable format",
-		      path, EI_CLASS, ident[EI_CLASS]);
-		goto out;
-	}
-	if (got > EI_DATA && ident[EI_DATA] != ELFDATA2LSB && ident[EI_DATA] != ELFDATA2MSB) {
-		error("%s: offset %d: bad ELF byte order %u (EI_DATA, 1 or 2): not in executable "
-		      "format", path, EI_DATA, ident[EI_DATA]);
-		goto out;
-	}
-	uint64_t ehsize = ident[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
-	if (fsize < ehsize) {
-		error("%s: offset 0: file too short for an ELF header (%llu of %llu bytes)", path,
-		      (unsigned long long)fsize, (unsigned long long)ehsize);
-		goto out;
-	}
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF) {
-		error("%s: offset 0: not in executable format (not an ELF file)", path);
-		goto out;
-	}
+/* The state of one symtab_read_elf: the file, its headers and the tables found. */
+struct elf_reader {
+	struct symtab *tab;
+	const char *path;
+	const struct elf_opts *o;
+	int fd;
+	uint64_t fsize;
+	unsigned char ident[sizeof(Elf64_Ehdr)];   /* the raw header */
+	Elf *e;
 	GElf_Ehdr eh;
-	if (!gelf_getehdr(e, &eh)) {
-		error("%s: offset 0: bad ELF header: %s", path, elf_errmsg(-1));
-		goto out;
-	}
-	if (check_ehdr(e, &eh, ident, path, fsize))
-		goto out;
-	tab->is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
-	tab->big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
-	tab->machine = eh.e_machine;
-
 	size_t shnum, shstrndx;
-	if (elf_getshdrnum(e, &shnum) || elf_getshdrstrndx(e, &shstrndx)) {
-		error("%s: offset %llu: bad section headers: %s", path,
-		      (unsigned long long)eh.e_shoff, elf_errmsg(-1));
-		goto out;
+	struct secinfo *secs;      /* by section index */
+	Elf_Scn *symscn, *textscn;
+	GElf_Shdr symsh;
+	Elf_Data *symdata, *strdata, *xdata;
+	char *strings;             /* a private NUL-terminated copy of the string table */
+	const char *strend;
+	struct srcinfo *si;
+};
+
+/* The raw ELF identification, checked before libelf trusts the file's sizes. */
+static int elf_check_ident(struct elf_reader *r)
+{
+	const char *path = r->path;
+	const unsigned char *ident = r->ident;
+	struct stat st;
+	if (fstat(r->fd, &st))
+		return error_errno("%s", path);
+	if (!S_ISREG(st.st_mode))
+		return error("%s: not a regular file", path);
+	r->fsize = (uint64_t)st.st_size;
+	ssize_t got = pread(r->fd, r->ident, sizeof r->ident, 0);
+	if (got < 0)
+		return error_errno("%s", path);
+	if (got == 0)
+		return error("%s: offset 0: empty file, not in executable format", path);
+	if (memcmp(ident, ELFMAG, (size_t)got < SELFMAG ? (size_t)got : SELFMAG))
+		return error("%s: offset 0: not in executable format (no ELF magic)", path);
+	if (got > EI_CLASS && ident[EI_CLASS] != ELFCLASS32 && ident[EI_CLASS] != ELFCLASS64)
+		return error("%s: offset %d: bad ELF class %u (EI_CLASS, 1 or 2): not in "
+			     "executable format", path, EI_CLASS, ident[EI_CLASS]);
+	if (got > EI_DATA && ident[EI_DATA] != ELFDATA2LSB && ident[EI_DATA] != ELFDATA2MSB)
+		return error("%s: offset %d: bad ELF byte order %u (EI_DATA, 1 or 2): not in "
+			     "executable format", path, EI_DATA, ident[EI_DATA]);
+	uint64_t ehsize = ident[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	if (r->fsize < ehsize)
+		return error("%s: offset 0: file too short for an ELF header (%llu of %llu bytes)",
+			     path, (unsigned long long)r->fsize, (unsigned long long)ehsize);
+	return 0;
+}
+
+/* The ELF header and the section header table's place and count. */
+static int elf_read_headers(struct elf_reader *r)
+{
+	const char *path = r->path;
+	if (elf_check_ident(r))
+		return -1;
+	r->e = elf_begin(r->fd, ELF_C_READ, NULL);
+	if (!r->e || elf_kind(r->e) != ELF_K_ELF)
+		return error("%s: offset 0: not in executable format (not an ELF file)", path);
+	if (!gelf_getehdr(r->e, &r->eh))
+		return error("%s: offset 0: bad ELF header: %s", path, elf_errmsg(-1));
+	if (check_ehdr(r->e, &r->eh, r->ident, path, r->fsize))
+		return -1;
+	r->tab->is64 = r->eh.e_ident[EI_CLASS] == ELFCLASS64;
+	r->tab->big_endian = r->eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	r->tab->machine = r->eh.e_machine;
+	if (elf_getshdrnum(r->e, &r->shnum) || elf_getshdrstrndx(r->e, &r->shstrndx))
+		return error("%s: offset %llu: bad section headers: %s", path,
+			     (unsigned long long)r->eh.e_shoff, elf_errmsg(-1));
+	return check_shstrndx(r->e, &r->eh, path, r->shnum, r->shstrndx);
+}
+
+/* The first .text: its range and, for -c, its contents. */
+static void elf_note_text(struct elf_reader *r, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	struct symtab *tab = r->tab;
+	r->textscn = scn;
+	if (r->o->want_text && sh->sh_type != SHT_NOBITS && past_eof(sh, r->fsize)) {
+		/* gprof: "can't do -c", and it goes on without */
+		warning("%s: offset %llu: .text (%llu bytes) runs past the end of the file "
+			"(%llu bytes): no -c", r->path, (unsigned long long)sh->sh_offset,
+			(unsigned long long)sh->sh_size, (unsigned long long)r->fsize);
+	} else if (r->o->want_text && sh->sh_type != SHT_NOBITS) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (d && d->d_buf && d->d_size) {
+			tab->text = xmalloc(d->d_size);
+			memcpy(tab->text, d->d_buf, d->d_size);
+			tab->text_size = d->d_size;
+		}
 	}
-	if (check_shstrndx(e, &eh, path, shnum, shstrndx))
-		goto out;
-	secs = xcalloc(shnum + 1, sizeof *secs);
-	Elf_Scn *symscn = NULL, *textscn = NULL;
-	GElf_Shdr symsh = {0};
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+	tab->text_start = sh->sh_addr;
+	tab->text_end = sh->sh_addr + sh->sh_size;
+}
+
+/* Every section's BFD flags (for section_class), the first .text and .symtab. */
+static int elf_scan_sections(struct elf_reader *r)
+{
+	r->secs = xcalloc(r->shnum + 1, sizeof *r->secs);
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(r->e, scn));) {
 		GElf_Shdr sh;
 		size_t i = elf_ndxscn(scn);
-		if (i >= shnum || !gelf_getshdr(scn, &sh))
+		if (i >= r->shnum || !gelf_getshdr(scn, &sh))
 			continue;
-		if (check_symtab_entsize(e, &eh, path, i, &sh))
-			goto out;
-		struct secinfo *s = &secs[i];
-		s->name = elf_strptr(e, shstrndx, sh.sh_name);
+		if (check_symtab_entsize(r->e, &r->eh, r->path, i, &sh))
+			return -1;
+		struct secinfo *s = &r->secs[i];
+		s->name = elf_strptr(r->e, r->shstrndx, sh.sh_name);
 		s->addr = sh.sh_addr;
 		s->size = sh.sh_size;
 		s->has_contents = sh.sh_type != SHT_NOBITS;
@@ -293,172 +314,187 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 		s->code = !!(sh.sh_flags & SHF_EXECINSTR);
 		s->data = !s->code && s->alloc && s->has_contents;
 		s->debugging = s->name && is_debug_name(s->name);
-		if (s->name && !strcmp(s->name, ".text") && !textscn) {
-			textscn = scn;
-			if (o->want_text && sh.sh_type != SHT_NOBITS &&
-			    past_eof(&sh, fsize)) {
-				/* gprof: "can't do -c", and it goes on without */
-				warning("%s: offset %llu: .text (%llu bytes) runs past the end of the "
-					"file (%llu bytes): no -c", path,
-					(unsigned long long)sh.sh_offset,
-					(unsigned long long)sh.sh_size, (unsigned long long)fsize);
-			} else if (o->want_text && sh.sh_type != SHT_NOBITS) {
-				Elf_Data *d = elf_getdata(scn, NULL);
-				if (d && d->d_buf && d->d_size) {
-					tab->text = xmalloc(d->d_size);
-					memcpy(tab->text, d->d_buf, d->d_size);
-					tab->text_size = d->d_size;
-				}
-			}
-			tab->text_start = sh.sh_addr;
-			tab->text_end = sh.sh_addr + sh.sh_size;
-		}
-		if (sh.sh_type == SHT_SYMTAB && !symscn) {
-			symscn = scn;
-			symsh = sh;
+		if (s->name && !strcmp(s->name, ".text") && !r->textscn)
+			elf_note_text(r, scn, &sh);
+		if (sh.sh_type == SHT_SYMTAB && !r->symscn) {
+			r->symscn = scn;
+			r->symsh = sh;
 		}
 	}
-	if (!textscn) {
-		error("%s: can't find .text section", path);
-		goto out;
-	}
-	if (!symscn) {
-		error("%s: has no symbols (no .symtab section)", path);
-		goto out;
-	}
-	Elf_Scn *strscn = elf_getscn(e, symsh.sh_link);
+	if (!r->textscn)
+		return error("%s: can't find .text section", r->path);
+	if (!r->symscn)
+		return error("%s: has no symbols (no .symtab section)", r->path);
+	return 0;
+}
+
+/* The symbol table's data, a copy of its string table, its SHT_SYMTAB_SHNDX if any. */
+static int elf_load_symtab(struct elf_reader *r)
+{
+	const GElf_Shdr *symsh = &r->symsh;
+	Elf_Scn *strscn = elf_getscn(r->e, symsh->sh_link);
 	GElf_Shdr strsh;
-	if (past_eof(&symsh, fsize) ||
-	    (strscn && gelf_getshdr(strscn, &strsh) && past_eof(&strsh, fsize))) {
-		const GElf_Shdr *bad = past_eof(&symsh, fsize) ? &symsh : &strsh;
-		error("%s: offset %llu: %s (%llu bytes) runs past the end of the file (%llu bytes)",
-		      path, (unsigned long long)bad->sh_offset,
-		      bad == &symsh ? "symbol table" : "string table",
-		      (unsigned long long)bad->sh_size, (unsigned long long)fsize);
-		goto out;
+	if (past_eof(symsh, r->fsize) ||
+	    (strscn && gelf_getshdr(strscn, &strsh) && past_eof(&strsh, r->fsize))) {
+		const GElf_Shdr *bad = past_eof(symsh, r->fsize) ? symsh : &strsh;
+		return error("%s: offset %llu: %s (%llu bytes) runs past the end of the file "
+			     "(%llu bytes)", r->path, (unsigned long long)bad->sh_offset,
+			     bad == symsh ? "symbol table" : "string table",
+			     (unsigned long long)bad->sh_size, (unsigned long long)r->fsize);
 	}
-	Elf_Data *symdata = elf_getdata(symscn, NULL);
-	Elf_Data *strdata = strscn ? elf_getdata(strscn, NULL) : NULL;
-	if (!symdata || !strdata || !strdata->d_buf) {
-		error("%s: offset %llu: unreadable symbol or string table: %s", path,
-		      (unsigned long long)symsh.sh_offset, elf_errmsg(-1));
-		goto out;
-	}
-	/* A private copy of the string table, NUL-terminated, that the names point into. */
-	strings = xmalloc(strdata->d_size + 1);
-	memcpy(strings, strdata->d_buf, strdata->d_size);
-	strings[strdata->d_size] = 0;
-	const char *strend = strings + strdata->d_size;
-	Elf_Data *xdata = NULL;
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+	r->symdata = elf_getdata(r->symscn, NULL);
+	r->strdata = strscn ? elf_getdata(strscn, NULL) : NULL;
+	if (!r->symdata || !r->strdata || !r->strdata->d_buf)
+		return error("%s: offset %llu: unreadable symbol or string table: %s", r->path,
+			     (unsigned long long)symsh->sh_offset, elf_errmsg(-1));
+	size_t size = r->strdata->d_size;
+	r->strings = xmalloc(size + 1);
+	memcpy(r->strings, r->strdata->d_buf, size);
+	r->strings[size] = 0;
+	r->strend = r->strings + size;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(r->e, scn));) {
 		GElf_Shdr sh;
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX &&
-		    sh.sh_link == elf_ndxscn(symscn))
-			xdata = elf_getdata(scn, NULL);
+		    sh.sh_link == elf_ndxscn(r->symscn))
+			r->xdata = elf_getdata(scn, NULL);
 	}
-	if (o->want_lines)
-		si = srcinfo_open(fd);
+	return 0;
+}
 
+/* gprof's class of a symbol as nm would print it: 'T' (global or weak text), 't'
+ * (static text that passes gprof's name filter), or 0 for a symbol gprof skips. */
+static char elf_classify(const struct elf_reader *r, const GElf_Sym *sym, size_t shndx,
+			 const struct secinfo **secp)
+{
+	int type = GELF_ST_TYPE(sym->st_info), bind = GELF_ST_BIND(sym->st_info);
+	const struct secinfo *sec = NULL;
+	*secp = NULL;
+	if (r->o->ignore_static && bind == STB_LOCAL)
+		return 0;
+	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx == SHN_COMMON)
+		return 0;                            /* 'U', 'w', 'C' */
+	if (type == STT_GNU_IFUNC)
+		return 0;                            /* 'i': BFD's class for ifunc resolvers */
+	int is_abs = sym->st_shndx == SHN_ABS || shndx >= r->shnum;
+	if (!is_abs)
+		sec = *secp = &r->secs[shndx];
+	char cls;
+	if (bind == STB_WEAK) {
+		if (type == STT_OBJECT)
+			return 0;                    /* 'V' */
+		cls = 'T';                           /* 'W' counts as global text */
+	} else if (bind != STB_LOCAL && bind != STB_GLOBAL) {
+		return 0;                            /* STB_GNU_UNIQUE and others */
+	} else {
+		if ((is_abs ? 'a' : section_class(sec)) != 't')
+			return 0;
+		cls = bind == STB_GLOBAL ? 'T' : 't';
+	}
+	if (cls == 't') {
+		const char *name = r->strings + sym->st_name;
+		if (!*name || !static_name_ok(name, r->strend))
+			return 0;
+		if (!strncmp(name, "__gnu_compiled", 14) || !strncmp(name, "___gnu_compiled", 15))
+			return 0;
+		if (r->o->ignore_non_functions && type != STT_FUNC && type != STT_GNU_IFUNC)
+			return 0;
+	}
+	return cls;
+}
+
+/* Fill symbol S (the N-th kept) from ELF symbol SYM of class CLS in section SEC. */
+static void elf_fill_sym(struct elf_reader *r, struct sym *s, size_t n, const GElf_Sym *sym,
+			 char cls, const struct secinfo *sec)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+	memset(s, 0, sizeof *s);
+	uint64_t v = sym->st_value;
+	if (r->eh.e_machine == EM_ARM && (type == STT_FUNC || type == STT_GNU_IFUNC))
+		v &= ~(uint64_t)1;
+	if (r->eh.e_type == ET_REL && sec)
+		v += sec->addr;
+	if (!r->tab->is64)
+		v &= 0xffffffffu;
+	s->addr = v;
+	s->name = r->strings + sym->st_name;
+	s->is_static = cls == 't';
+	s->is_func = type == STT_FUNC || type == STT_GNU_IFUNC;
+	s->order = n;
+	const char *f;
+	int line;
+	if (r->si && srcinfo_lookup(r->si, v, &f, &line)) {
+		s->file = xstrdup(f);
+		symtab_note_file(r->tab, f);
+		s->line = line;
+	}
+}
+
+/* Walk the symbol table: the .text symbols for -l, the function symbols gprof keeps. */
+static int elf_read_symbols(struct elf_reader *r)
+{
+	struct symtab *tab = r->tab;
 	/* The entry size is the format's (check_symtab_entsize rejected any other sh_entsize). */
-	size_t entsize = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
-	size_t nsyms = entsize ? symdata->d_size / entsize : 0;
+	size_t entsize = gelf_fsize(r->e, ELF_T_SYM, 1, EV_CURRENT);
+	size_t nsyms = entsize ? r->symdata->d_size / entsize : 0;
 	size_t n = 0, cap = 0, ncode_cap = 0;
+	size_t textndx = elf_ndxscn(r->textscn);
 	for (size_t i = 1; i < nsyms; i++) {
 		GElf_Sym sym;
 		GElf_Word xndx = 0;
-		if (!gelf_getsymshndx(symdata, xdata, (int)i, &sym, &xndx))
+		if (!gelf_getsymshndx(r->symdata, r->xdata, (int)i, &sym, &xndx))
 			continue;
-		int type = GELF_ST_TYPE(sym.st_info), bind = GELF_ST_BIND(sym.st_info);
+		int type = GELF_ST_TYPE(sym.st_info);
 		if (type == STT_SECTION || type == STT_FILE)
 			continue;                    /* BSF_DEBUGGING */
-		if (sym.st_name >= strdata->d_size)
+		if (sym.st_name >= r->strdata->d_size)
 			continue;
 		size_t shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
-		int is_local = bind == STB_LOCAL;
-		if (o->want_code_syms && textscn && shndx == elf_ndxscn(textscn) &&
-		    sym.st_shndx != SHN_ABS && sym.st_shndx != SHN_COMMON)
-			keep_code_sym(tab, &sym, strings + sym.st_name, eh.e_machine, &ncode_cap);
-		if (o->ignore_static && is_local)
+		if (r->o->want_code_syms && shndx == textndx && sym.st_shndx != SHN_ABS &&
+		    sym.st_shndx != SHN_COMMON)
+			keep_code_sym(tab, &sym, r->strings + sym.st_name, r->eh.e_machine,
+				      &ncode_cap);
+		const struct secinfo *sec;
+		char cls = elf_classify(r, &sym, shndx, &sec);
+		if (!cls)
 			continue;
-		const struct secinfo *sec = NULL;
-		int is_abs = 0;
-		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_COMMON)
-			continue;                    /* 'U', 'w', 'C' */
-		if (type == STT_GNU_IFUNC)
-			continue;                    /* 'i': BFD's class for ifunc resolvers */
-		if (sym.st_shndx == SHN_ABS || shndx >= shnum)
-			is_abs = 1;
-		else
-			sec = &secs[shndx];
-		char cls;
-		if (bind == STB_WEAK) {
-			if (type == STT_OBJECT)
-				continue;            /* 'V' */
-			cls = 'T';                   /* 'W' counts as global text */
-		} else if (bind == STB_GNU_UNIQUE) {
-			continue;
-		} else if (bind != STB_LOCAL && bind != STB_GLOBAL) {
-			continue;
-		} else {
-			char c = is_abs ? 'a' : section_class(sec);
-			if (c != 't')
-				continue;
-			cls = bind == STB_GLOBAL ? 'T' : 't';
-		}
-		const char *name = strings + sym.st_name;
-		if (cls == 't') {
-			if (!*name || !static_name_ok(name, strend))
-				continue;
-			if (!strncmp(name, "__gnu_compiled", 14) ||
-			    !strncmp(name, "___gnu_compiled", 15))
-				continue;
-			if (o->ignore_non_functions && type != STT_FUNC && type != STT_GNU_IFUNC)
-				continue;
-		}
 		if (n + 1 >= cap) {
 			cap = cap ? 2 * cap : 1024;
 			tab->base = xrealloc(tab->base, cap * sizeof *tab->base);
 		}
-		struct sym *s = &tab->base[n];
-		memset(s, 0, sizeof *s);
-		uint64_t v = sym.st_value;
-		if (eh.e_machine == EM_ARM && (type == STT_FUNC || type == STT_GNU_IFUNC))
-			v &= ~(uint64_t)1;
-		if (eh.e_type == ET_REL && sec)
-			v += sec->addr;
-		if (!tab->is64)
-			v &= 0xffffffffu;
-		s->addr = v;
-		s->name = name;
-		s->is_static = cls == 't';
-		s->is_func = type == STT_FUNC || type == STT_GNU_IFUNC;
-		s->order = n;
-		if (si) {
-			const char *f;
-			int line;
-			if (srcinfo_lookup(si, v, &f, &line)) {
-				s->file = xstrdup(f);
-				symtab_note_file(tab, f);
-				s->line = line;
-			}
-		}
+		elf_fill_sym(r, &tab->base[n], n, &sym, cls, sec);
 		n++;
 	}
-	if (n == 0) {
-		error("%s: file has no symbols", path);
-		goto out;
-	}
+	if (n == 0)
+		return error("%s: file has no symbols", r->path);
 	tab->len = tab->alloc_len = n;
-	tab->strings_keep = strings;
-	strings = NULL;
-	rc = 0;
-out:
-	srcinfo_close(si);
-	free(strings);
-	free(secs);
-	if (e)
-		elf_end(e);
-	close(fd);
+	return 0;
+}
+
+int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts *o)
+{
+	struct elf_reader r = {.tab = tab, .path = path, .o = o};
+	memset(tab, 0, sizeof *tab);
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return error("libelf: %s", elf_errmsg(-1));
+	r.fd = open(path, O_RDONLY);
+	if (r.fd < 0)
+		return error_errno("%s", path);
+	int rc = -1;
+	if (!elf_read_headers(&r) && !elf_scan_sections(&r) && !elf_load_symtab(&r)) {
+		if (o->want_lines)
+			r.si = srcinfo_open(r.fd);
+		rc = elf_read_symbols(&r);
+	}
+	if (!rc) {
+		tab->strings_keep = r.strings;
+		r.strings = NULL;
+	}
+	srcinfo_close(r.si);
+	free(r.strings);
+	free(r.secs);
+	if (r.e)
+		elf_end(r.e);
+	close(r.fd);
 	if (rc)
 		symtab_release(tab);
 	return rc;

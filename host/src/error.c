@@ -1,35 +1,51 @@
 /* Error reporting and checked allocation. */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "error.h"
 
 const char *progname = "tgprof";
 int quiet;
 
+/* "tgprof: PREFIX: FMT[: ERR]\n", unless quiet. */
+static void vreport(const char *prefix, const char *err, const char *fmt, va_list ap)
+{
+	if (quiet)
+		return;
+	fprintf(stderr, "%s: %s: ", progname, prefix);
+	vfprintf(stderr, fmt, ap);
+	if (err)
+		fprintf(stderr, ": %s", err);
+	fputc('\n', stderr);
+}
+
 int error(const char *fmt, ...)
 {
 	va_list ap;
-	if (quiet)
-		return -1;
-	fprintf(stderr, "%s: error: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport("error", NULL, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	return -1;
+}
+
+int error_errno(const char *fmt, ...)
+{
+	const char *err = strerror(errno);
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("error", err, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
 void warning(const char *fmt, ...)
 {
 	va_list ap;
-	if (quiet)
-		return;
-	fprintf(stderr, "%s: warning: ", progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport("warning", NULL, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static void oom(size_t n)

@@ -1,9 +1,16 @@
 /* -C: execution counts per function ("file:line: (name:0xaddr) N executions"), gprof's
  * output when a profile has neither a histogram nor a call graph; with -l, the
  * basic-block counts of each line too. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "error.h"
+#include "execcount.h"
+#include "gmon_io.h"
+#include "msort.h"
+#include "options.h"
+#include "symtab.h"
 
 static int cmp_bb(const void *l, const void *r, void *ctx)
 {

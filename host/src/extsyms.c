@@ -1,15 +1,18 @@
 /* -S FILE: the symbol table from an nm-style listing ("address type name"), as gprof's
  * core_create_syms_from reads it: only types t and T, every one a function. */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "error.h"
+#include "symtab.h"
 
 int symtab_read_listing(struct symtab *tab, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return error("%s: %s", path, strerror(errno));
+		return error_errno("%s", path);
 	char buf[1024], addr[1024], name[1024], type;
 	size_t n = 0, cap = 0, lineno = 0;
 	uint64_t text_end = tab->text_end;

@@ -2,9 +2,12 @@
  * Every field is decoded with its width and the byte order of the ELF file. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "error.h"
+#include "gmon_io.h"
 
 #define GMON_MAGIC "gmon"
 #define BSD44_VERSION 0x00051879u
@@ -160,6 +163,66 @@ static int read_counters(struct reader *r, struct gmon_file_info *fi)
 	return 0;
 }
 
+/* A GNU histogram record (tag 0, at offset AT): its header, then its bins. */
+static int gnu_hist_record(struct profile *p, struct reader *r, struct gmon_file_info *fi,
+			   size_t at)
+{
+	uint64_t lo, hi, nb, rate;
+	char dim[15], abbrev;
+	if (rd_vma(r, &lo, "histogram header") || rd_vma(r, &hi, "histogram header") ||
+	    rd(r, 4, &nb, "histogram header") || rd(r, 4, &rate, "histogram header") ||
+	    need(r, 16, "histogram header"))
+		return -1;
+	memcpy(dim, r->buf + r->off, 15);
+	abbrev = (char)r->buf[r->off + 15];
+	r->off += 16;
+	struct hist *h;
+	if (hist_header(p, r, at, lo, hi, (uint32_t)nb, (uint32_t)rate, dim, abbrev, &h))
+		return -1;
+	read_bins(r, h);
+	fi->nhist++;
+	p->input_hist = 1;
+	return 0;
+}
+
+/* A GNU call-graph arc record (tag 1). */
+static int gnu_arc_record(struct profile *p, struct reader *r, struct gmon_file_info *fi)
+{
+	uint64_t from, self, count;
+	if (rd_vma(r, &from, "call-graph arc") || rd_vma(r, &self, "call-graph arc") ||
+	    rd(r, 4, &count, "call-graph arc"))
+		return -1;
+	add_arc(p, from, self, count);
+	fi->narcs++;
+	p->input_cg = 1;
+	return 0;
+}
+
+/* A GNU basic-block record (tag 2, at offset AT): a count, then address/count pairs. */
+static int gnu_bb_record(struct profile *p, struct reader *r, struct gmon_file_info *fi,
+			 size_t at)
+{
+	uint64_t n, addr, cnt;
+	if (rd(r, 4, &n, "basic-block record"))
+		return -1;
+	size_t each = r->is64 ? 16 : 8;
+	if (n > (r->len - r->off) / each)
+		return error("%s: offset %zu: basic-block record of %llu entries runs past the "
+			     "end of the file", r->name, at, (unsigned long long)n);
+	if (p->nbbs + n > p->bbs_alloc) {
+		p->bbs_alloc = p->nbbs + n + p->bbs_alloc;
+		p->bbs = xrealloc(p->bbs, p->bbs_alloc * sizeof *p->bbs);
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		if (rd_vma(r, &addr, "basic-block record") || rd_vma(r, &cnt, "basic-block record"))
+			return -1;
+		p->bbs[p->nbbs++] = (struct raw_bb){addr, cnt};
+	}
+	fi->nbbs++;
+	p->input_bb = 1;
+	return 0;
+}
+
 static int parse_gnu(struct profile *p, struct reader *r, struct gmon_file_info *fi)
 {
 	uint64_t v;
@@ -174,56 +237,18 @@ static int parse_gnu(struct profile *p, struct reader *r, struct gmon_file_info 
 		return -1;
 	while (r->off < r->len) {
 		size_t at = r->off;
-		int tag = r->buf[r->off++];
-		if (tag == 0) {
-			uint64_t lo, hi, nb, rate;
-			char dim[15], abbrev;
-			if (rd_vma(r, &lo, "histogram header") || rd_vma(r, &hi, "histogram header") ||
-			    rd(r, 4, &nb, "histogram header") || rd(r, 4, &rate, "histogram header") ||
-			    need(r, 16, "histogram header"))
-				return -1;
-			memcpy(dim, r->buf + r->off, 15);
-			abbrev = (char)r->buf[r->off + 15];
-			r->off += 16;
-			struct hist *h;
-			if (hist_header(p, r, at, lo, hi, (uint32_t)nb, (uint32_t)rate, dim, abbrev, &h))
-				return -1;
-			read_bins(r, h);
-			fi->nhist++;
-			p->input_hist = 1;
-		} else if (tag == 1) {
-			uint64_t from, self, count;
-			if (rd_vma(r, &from, "call-graph arc") || rd_vma(r, &self, "call-graph arc") ||
-			    rd(r, 4, &count, "call-graph arc"))
-				return -1;
-			add_arc(p, from, self, count);
-			fi->narcs++;
-			p->input_cg = 1;
-		} else if (tag == 2) {
-			uint64_t n, addr, cnt;
-			if (rd(r, 4, &n, "basic-block record"))
-				return -1;
-			size_t each = r->is64 ? 16 : 8;
-			if (n > (r->len - r->off) / each)
-				return error("%s: offset %zu: basic-block record of %llu entries runs "
-					     "past the end of the file", r->name, at,
-					     (unsigned long long)n);
-			if (p->nbbs + n > p->bbs_alloc) {
-				p->bbs_alloc = p->nbbs + n + p->bbs_alloc;
-				p->bbs = xrealloc(p->bbs, p->bbs_alloc * sizeof *p->bbs);
-			}
-			for (uint64_t i = 0; i < n; i++) {
-				if (rd_vma(r, &addr, "basic-block record") ||
-				    rd_vma(r, &cnt, "basic-block record"))
-					return -1;
-				p->bbs[p->nbbs++] = (struct raw_bb){addr, cnt};
-			}
-			fi->nbbs++;
-			p->input_bb = 1;
-		} else {
-			return error("%s: offset %zu: bad record tag %d (file corrupted?)", r->name,
-				     at, tag);
-		}
+		int tag = r->buf[r->off++], rc;
+		if (tag == 0)
+			rc = gnu_hist_record(p, r, fi, at);
+		else if (tag == 1)
+			rc = gnu_arc_record(p, r, fi);
+		else if (tag == 2)
+			rc = gnu_bb_record(p, r, fi, at);
+		else
+			rc = error("%s: offset %zu: bad record tag %d (file corrupted?)", r->name,
+				   at, tag);
+		if (rc)
+			return -1;
 	}
 	return 0;
 }
@@ -416,7 +441,7 @@ int gmon_read(struct profile *p, const char *path, int format)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return error("%s: %s", path, strerror(errno));
+		return error_errno("%s", path);
 	size_t cap = 1 << 16, len = 0;
 	unsigned char *buf = xmalloc(cap);
 	for (;;) {

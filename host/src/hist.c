@@ -1,7 +1,17 @@
 /* Histogram: samples credited to symbols, and the flat profile. */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "blurb.h"
+#include "cg_print.h"
+#include "error.h"
+#include "gmon_io.h"
+#include "hist.h"
+#include "msort.h"
+#include "options.h"
+#include "symtab.h"
 
 static int selected(const struct analysis *a, const struct sym *s, int incl, int excl)
 {
@@ -85,56 +95,44 @@ static const struct { char prefix; double scale; } si_tab[] = {
 	{'a', 1e+18},
 };
 
-void flat_print(struct analysis *a, FILE *out)
+/* gprof's SI prefix for the per-call columns: the one that shows the largest time per
+ * call in [1, 1000) ("ms" under -T). */
+static unsigned flat_log_scale(const struct analysis *a, void **sorted)
 {
-	struct symtab *tab = a->tab;
-	const struct options *o = a->opt;
-	double hz = a->prof->hz, ts = a->tscale;
+	if (a->opt->bsd)
+		return 5;
+	struct sym *top = NULL;
+	double top_time = 0.0;
+	unsigned log_scale = 0;
+	for (size_t i = 0; i < a->tab->len; i++) {
+		struct sym *s = sorted[i];
+		if (s->ncalls) {
+			double t = (s->time + s->child_time) / s->ncalls;
+			if (t > top_time) {
+				top = s;
+				top_time = t;
+			}
+		}
+	}
+	if (top && top->ncalls && top_time > 0.0) {
+		top_time /= a->prof->hz;
+		for (log_scale = 0; log_scale < 10; log_scale++) {
+			double v = si_tab[log_scale].scale * top_time;
+			if (v >= 1.0 && v < 1000.0)
+				break;
+		}
+	}
+	return log_scale;
+}
+
+/* The granularity or sample line and the column headings; the total time to divide by. */
+static double flat_header(const struct analysis *a, unsigned log_scale, FILE *out)
+{
+	double hz = a->prof->hz, ts = a->tscale, total = a->total_time;
 	const char *dim = a->tunit;
-	int bsd = o->bsd;
-
-	if (bsd) {
-		if (!o->brief) {
-			fputs("\n\n\nflat profile:\n", out);
-			fputs(bsd_flat_blurb, out);
-		}
-	} else {
-		fputs("Flat profile:\n", out);
-	}
-	void **sorted = xmalloc((tab->len + 1) * sizeof *sorted);
-	for (size_t i = 0; i < tab->len; i++)
-		sorted[i] = &tab->base[i];
-	msort_ptrs(sorted, tab->len, cmp_time, NULL);
-
-	unsigned log_scale = 5;
-	if (!bsd) {
-		struct sym *top = NULL;
-		double top_time = 0.0;
-		log_scale = 0;
-		for (size_t i = 0; i < tab->len; i++) {
-			struct sym *s = sorted[i];
-			if (s->ncalls) {
-				double t = (s->time + s->child_time) / s->ncalls;
-				if (t > top_time) {
-					top = s;
-					top_time = t;
-				}
-			}
-		}
-		if (top && top->ncalls && top_time > 0.0) {
-			top_time /= hz;
-			for (log_scale = 0; log_scale < 10; log_scale++) {
-				double v = si_tab[log_scale].scale * top_time;
-				if (v >= 1.0 && v < 1000.0)
-					break;
-			}
-		}
-	}
-	double scale = si_tab[log_scale].scale;
 	char unit[64];
 	snprintf(unit, sizeof unit, "%c%c/call", si_tab[log_scale].prefix, a->prof->abbrev);
-	double total = a->total_time;
-	if (bsd) {
+	if (a->opt->bsd) {
 		fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
 			(long)((unsigned long)(long)a->prof->hist_scale * 2UL));
 		if (total > 0.0)
@@ -150,8 +148,45 @@ void flat_print(struct analysis *a, FILE *out)
 		"self  ", "", "self  ", "total ", "");
 	fprintf(out, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "time", dim, dim,
 		"calls", unit, unit, "name");
+	return total;
+}
 
-	double accum = 0.0;
+/* One line of the flat profile: S, ACCUM the running sum of self times. */
+static void flat_line(const struct analysis *a, const struct sym *s, double accum, double total,
+		      double scale, FILE *out)
+{
+	double hz = a->prof->hz, ts = a->tscale;
+	double pct = total > 0.0 ? 100 * s->time / total : 0.0;
+	if (a->opt->bsd)
+		fprintf(out, "%5.1f %10.2f %8.2f", pct, accum / hz * ts, s->time / hz * ts);
+	else
+		fprintf(out, "%6.2f %9.2f %8.2f", pct, accum / hz * ts, s->time / hz * ts);
+	if (s->ncalls)
+		fprintf(out, " %8lu %8.2f %8.2f  ", s->ncalls, scale * s->time / hz / s->ncalls,
+			scale * (s->time + s->child_time) / hz / s->ncalls);
+	else
+		fprintf(out, " %8.8s %8.8s %8.8s  ", "", "", "");
+	if (a->opt->bsd)
+		print_name(a, s, out);
+	else
+		print_name_only(a, s, out);
+	fputc('\n', out);
+}
+
+void flat_print(struct analysis *a, FILE *out)
+{
+	struct symtab *tab = a->tab;
+	const struct options *o = a->opt;
+	if (!o->bsd)
+		fputs("Flat profile:\n", out);
+	else if (!o->brief)
+		fprintf(out, "\n\n\nflat profile:\n%s", flat_blurb);
+	void **sorted = xmalloc((tab->len + 1) * sizeof *sorted);
+	for (size_t i = 0; i < tab->len; i++)
+		sorted[i] = &tab->base[i];
+	msort_ptrs(sorted, tab->len, cmp_time, NULL);
+	unsigned log_scale = flat_log_scale(a, sorted);
+	double total = flat_header(a, log_scale, out), accum = 0.0;
 	for (size_t i = 0; i < tab->len; i++) {
 		struct sym *s = sorted[i];
 		if (!selected(a, s, INCL_FLAT, EXCL_FLAT))
@@ -159,24 +194,9 @@ void flat_print(struct analysis *a, FILE *out)
 		if (o->ignore_zeros && s->ncalls == 0 && s->time == 0)
 			continue;
 		accum += s->time;
-		double pct = total > 0.0 ? 100 * s->time / total : 0.0;
-		if (bsd)
-			fprintf(out, "%5.1f %10.2f %8.2f", pct, accum / hz * ts, s->time / hz * ts);
-		else
-			fprintf(out, "%6.2f %9.2f %8.2f", pct, accum / hz * ts, s->time / hz * ts);
-		if (s->ncalls)
-			fprintf(out, " %8lu %8.2f %8.2f  ", s->ncalls,
-				scale * s->time / hz / s->ncalls,
-				scale * (s->time + s->child_time) / hz / s->ncalls);
-		else
-			fprintf(out, " %8.8s %8.8s %8.8s  ", "", "", "");
-		if (bsd)
-			print_name(a, s, out);
-		else
-			print_name_only(a, s, out);
-		fputc('\n', out);
+		flat_line(a, s, accum, total, si_tab[log_scale].scale, out);
 	}
 	free(sorted);
-	if (!o->brief && !bsd)
+	if (!o->brief && !o->bsd)
 		fputs(flat_blurb, out);
 }

@@ -2,8 +2,14 @@
  * numbers, the cycles and the arcs. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_arcs.h"
+#include "cg_print.h"
+#include "error.h"
+#include "gmon_io.h"
+#include "symtab.h"
 
 static void jstr(FILE *f, const char *s)
 {
@@ -32,14 +38,9 @@ static void jnum(FILE *f, double v)
 		fputs("null", f);
 }
 
-int json_write(struct analysis *a, const char *path)
+/* "files": each gmon file read, with the target's counters. */
+static void json_files(FILE *f, const struct profile *p)
 {
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return error("%s: %s", path, strerror(errno));
-	const struct profile *p = a->prof;
-	double hz = p->hz;
-	fputs("{\n  \"tool\": \"tgprof\",\n  \"files\": [", f);
 	for (unsigned i = 0; i < p->nfiles; i++) {
 		const struct gmon_file_info *fi = &p->files[i];
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
@@ -51,18 +52,14 @@ int json_write(struct analysis *a, const char *path)
 			fi->nhist, fi->narcs, fi->nbbs, fi->samples_total, fi->samples_overhead,
 			fi->arcs_dropped);
 	}
-	fprintf(f, "\n  ],\n  \"rate\": %u,\n  \"dimension\": ", p->hz);
-	jstr(f, p->dimension);
-	fprintf(f, ",\n  \"bytes_per_bin\": ");
-	jnum(f, p->hist_scale * 2);
-	fprintf(f, ",\n  \"total_samples\": ");
-	jnum(f, a->total_time);
-	fputs(",\n  \"functions\": [", f);
-	int first = 1;
+}
+
+/* "functions": every symbol, its flat and call graph times. */
+static void json_functions(FILE *f, const struct analysis *a, double hz)
+{
 	for (size_t i = 0; i < a->tab->len; i++) {
 		const struct sym *s = &a->tab->base[i];
-		fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
-		first = 0;
+		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
 		jstr(f, s->name);
 		fputs(", \"display_name\": ", f);
 		jstr(f, print_dname(a, s));
@@ -83,7 +80,11 @@ int json_write(struct analysis *a, const char *path)
 		jnum(f, s->child_time / hz);
 		fputc('}', f);
 	}
-	fputs("\n  ],\n  \"cycles\": [", f);
+}
+
+/* "cycles": each cycle, its times and members. */
+static void json_cycles(FILE *f, const struct analysis *a, double hz)
+{
 	for (int c = 1; c <= a->ncycles; c++) {
 		const struct sym *cyc = &a->cycles[c];
 		fprintf(f, "%s\n    {\"number\": %d, \"index\": %d, \"calls\": %lu, \"internal_calls\": %lu, "
@@ -100,7 +101,11 @@ int json_write(struct analysis *a, const char *path)
 		}
 		fputs("]}", f);
 	}
-	fputs("\n  ],\n  \"arcs\": [", f);
+}
+
+/* "arcs": every arc, its count and estimated times. */
+static void json_arcs(FILE *f, const struct analysis *a, double hz)
+{
 	for (size_t i = 0; i < a->narcs; i++) {
 		const struct arc *arc = &a->arcs[i];
 		fprintf(f, "%s\n    {\"caller\": ", i ? "," : "");
@@ -113,6 +118,29 @@ int json_write(struct analysis *a, const char *path)
 		jnum(f, arc->child_time / hz);
 		fputc('}', f);
 	}
+}
+
+int json_write(struct analysis *a, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return error_errno("%s", path);
+	const struct profile *p = a->prof;
+	double hz = p->hz;
+	fputs("{\n  \"tool\": \"tgprof\",\n  \"files\": [", f);
+	json_files(f, p);
+	fprintf(f, "\n  ],\n  \"rate\": %u,\n  \"dimension\": ", p->hz);
+	jstr(f, p->dimension);
+	fprintf(f, ",\n  \"bytes_per_bin\": ");
+	jnum(f, p->hist_scale * 2);
+	fprintf(f, ",\n  \"total_samples\": ");
+	jnum(f, a->total_time);
+	fputs(",\n  \"functions\": [", f);
+	json_functions(f, a, hz);
+	fputs("\n  ],\n  \"cycles\": [", f);
+	json_cycles(f, a, hz);
+	fputs("\n  ],\n  \"arcs\": [", f);
+	json_arcs(f, a, hz);
 	fputs("\n  ]\n}\n", f);
 	if (ferror(f) | fclose(f))
 		return error("%s: write error", path);

@@ -5,10 +5,14 @@
  * symbol wins). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "tgprof.h"
+#include "error.h"
+#include "msort.h"
+#include "srcinfo.h"
+#include "symtab.h"
 
 /* ---- the name BFD's _bfd_elf_find_function gives an address ------------------------ */
 struct code_index {
@@ -68,19 +72,31 @@ static const char *code_name(const struct code_index *ci, uint64_t addr)
 	return best ? best->name : NULL;
 }
 
-int symtab_add_lines(struct symtab *tab, const char *path)
+/* Line symbol S for FUNC at FILE:LINE, address VMA; P the line symbol before it, if any
+ * (a line of the same function keeps its staticness). */
+static void line_sym_fill(struct symtab *tab, struct sym *s, const struct sym *p,
+			  const char *func, const char *file, int line, uint64_t vma)
 {
-	if (tab->text_end - tab->text_start > ((uint64_t)1 << 28))
-		return error("%s: .text of %llu bytes is too large to walk line by line", path,
-			     (unsigned long long)(tab->text_end - tab->text_start));
-	struct code_index ci = {xmalloc((tab->ncode + 1) * sizeof *ci.v), tab->ncode};
-	for (size_t i = 0; i < tab->ncode; i++)
-		ci.v[i] = &tab->code[i];
-	msort_ptrs((void **)ci.v, ci.n, cmp_code, NULL);
-	int fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return error("%s: %s", path, strerror(errno));
-	struct srcinfo *si = srcinfo_open(fd);
+	memset(s, 0, sizeof *s);
+	s->name = xstrdup(func);
+	s->owns_name = 1;
+	s->file = xstrdup(file);
+	symtab_note_file(tab, file);
+	s->line = line;
+	s->addr = vma;
+	if (p && !strcmp(s->file, p->file) && !strcmp(s->name, p->name)) {
+		s->is_static = p->is_static;
+	} else {
+		const struct sym *f = symtab_lookup(tab, vma);
+		if (f)
+			s->is_static = f->is_static;
+	}
+}
+
+/* Every address of .text: a line symbol where the function or line changes. */
+static struct sym *walk_lines(struct symtab *tab, struct srcinfo *si,
+			      const struct code_index *ci, size_t *np)
+{
 	struct sym *lines = NULL;
 	size_t n = 0, cap = 0;
 	size_t prev = SIZE_MAX;
@@ -95,7 +111,7 @@ int symtab_add_lines(struct symtab *tab, const char *path)
 		int linkage = 0;
 		func = srcinfo_function(si, vma, &linkage);
 		if (!func)
-			func = code_name(&ci, vma);
+			func = code_name(ci, vma);
 		if (!func)
 			continue;
 		struct sym *p = prev != SIZE_MAX ? &lines[prev] : NULL;
@@ -106,23 +122,28 @@ int symtab_add_lines(struct symtab *tab, const char *path)
 			lines = xrealloc(lines, cap * sizeof *lines);
 			p = prev != SIZE_MAX ? &lines[prev] : NULL;
 		}
-		struct sym *s = &lines[n];
-		memset(s, 0, sizeof *s);
-		s->name = xstrdup(func);
-		s->owns_name = 1;
-		s->file = xstrdup(file);
-		symtab_note_file(tab, file);
-		s->line = line;
-		s->addr = vma;
-		if (p && !strcmp(s->file, p->file) && !strcmp(s->name, p->name)) {
-			s->is_static = p->is_static;
-		} else {
-			const struct sym *f = symtab_lookup(tab, vma);
-			if (f)
-				s->is_static = f->is_static;
-		}
+		line_sym_fill(tab, &lines[n], p, func, file, line, vma);
 		prev = n++;
 	}
+	*np = n;
+	return lines;
+}
+
+int symtab_add_lines(struct symtab *tab, const char *path)
+{
+	if (tab->text_end - tab->text_start > ((uint64_t)1 << 28))
+		return error("%s: .text of %llu bytes is too large to walk line by line", path,
+			     (unsigned long long)(tab->text_end - tab->text_start));
+	struct code_index ci = {xmalloc((tab->ncode + 1) * sizeof *ci.v), tab->ncode};
+	for (size_t i = 0; i < tab->ncode; i++)
+		ci.v[i] = &tab->code[i];
+	msort_ptrs((void **)ci.v, ci.n, cmp_code, NULL);
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return error_errno("%s", path);
+	struct srcinfo *si = srcinfo_open(fd);
+	size_t n;
+	struct sym *lines = walk_lines(tab, si, &ci, &n);
 	srcinfo_close(si);
 	close(fd);
 	free(ci.v);

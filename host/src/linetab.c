@@ -23,10 +23,12 @@
  *   whose code comes from a header that is entry 1 are named after the .cc file).
  * - Each finished sequence's span (lowest to highest row address) is a range the unit
  *   claims (arange_add), empty spans ignored. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dwarf.h>
-#include "tgprof.h"
+#include "error.h"
+#include "linetab.h"
 
 #define NONE SIZE_MAX
 /* HP's extended opcode, which BFD skips (libdw's dwarf.h does not name it) */

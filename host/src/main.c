@@ -1,9 +1,28 @@
 /* tgprof: command line, and the order of work (as gprof's main). */
 #include <getopt.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_arcs.h"
+#include "cg_print.h"
+#include "elfsym.h"
+#include "error.h"
+#include "execcount.h"
+#include "gmon_io.h"
+#include "hist.h"
+#include "mapfile.h"
+#include "options.h"
+#include "order.h"
+#include "outputs.h"
+#include "respfile.h"
+#include "source.h"
+#include "stacks.h"
+#include "sum.h"
+#include "symspec.h"
+#include "symtab.h"
 
 #define TGPROF_VERSION "0.1"
 
@@ -180,342 +199,443 @@ static void print_file_info(const struct profile *p, unsigned i)
 	       f->nbbs);
 }
 
-int main(int argc, char **argv)
-{
-	struct options o = {0};
-	struct elf_opts eo = {.want_lines = 1};
-	int format = 0, c;
-	const char *ext_syms = NULL, *map_path = NULL;
-	o.ignore_zeros = 1;
-	o.width = 80;
-	o.table_length = 10;
-	o.min_count = 1;
-	argv = args_expand(&argc, argv);
-	o.dot_threshold = 0.5;
-
-	while ((c = getopt_long(argc, argv, "abC::De:E:f:F:hik:lLn:N:O:p::P::q::Q::sS:Tvw:zZ::A::J::rR:cxyI:t:m:d::", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'a': eo.ignore_static = 1; break;
-		case 'b': o.brief = 1; break;
-		case 'C':
-			if (optarg)
-				symspec_add(&o, optarg, INCL_EXEC);
-			o.style |= STYLE_EXEC;
-			o.user_specified |= STYLE_EXEC;
-			break;
-		case 'Z':
-			if (optarg) {
-				symspec_add(&o, optarg, EXCL_EXEC);
-				o.style |= STYLE_EXEC;
-			} else {
-				o.style &= ~STYLE_EXEC;
-			}
-			o.user_specified |= STYLE_EXEC;
-			break;
-		case 'l': o.lines = 1; eo.want_code_syms = 1; break;
-		case 'S': ext_syms = optarg; break;
-		case 'r': o.style |= STYLE_ORDER; o.user_specified |= STYLE_ORDER; break;
-		case 'c': o.static_calls = 1; eo.want_text = 1; break;
-		case 'A':
-			if (optarg)
-				symspec_add(&o, optarg, INCL_ANNO);
-			o.style |= STYLE_ANNO;
-			o.user_specified |= STYLE_ANNO;
-			break;
-		case 'J':
-			if (optarg) {
-				symspec_add(&o, optarg, EXCL_ANNO);
-				o.style |= STYLE_ANNO;
-			} else {
-				o.style &= ~STYLE_ANNO;
-			}
-			o.user_specified |= STYLE_ANNO;
-			break;
-		case 'x': o.all_lines = 1; break;
-		case 'y': o.separate_files = 1; break;
-		case 't': o.table_length = atoi(optarg); break;
-		case 'm': o.min_count = atoi(optarg); break;
-		case 'I':
-			for (char *d = strtok(optarg, ":"); d; d = strtok(NULL, ":")) {
-				o.search = xrealloc(o.search, (o.nsearch + 1) * sizeof *o.search);
-				o.search[o.nsearch++] = d;
-			}
-			break;
-		case 'R':
-			map_path = optarg;
-			o.style |= STYLE_FILE_ORDER;
-			o.user_specified |= STYLE_FILE_ORDER;
-			break;
-		case 'd': break;        /* gprof's debugging output: none here */
-		case 'D': eo.ignore_non_functions = 1; break;
-		case 'e': symspec_add(&o, optarg, EXCL_GRAPH); break;
-		case 'E': symspec_add(&o, optarg, EXCL_GRAPH); symspec_add(&o, optarg, EXCL_TIME); break;
-		case 'f': symspec_add(&o, optarg, INCL_GRAPH); break;
-		case 'F': symspec_add(&o, optarg, INCL_GRAPH); symspec_add(&o, optarg, INCL_TIME); break;
-		case 'h': usage(stdout); return 0;
-		case 'i': o.style |= STYLE_INFO; o.user_specified |= STYLE_INFO; break;
-		case 'k': symspec_add(&o, optarg, EXCL_ARCS); break;
-		case 'L': o.print_path = 1; break;
-		case 'n': symspec_add(&o, optarg, INCL_TIME); break;
-		case 'N': symspec_add(&o, optarg, EXCL_TIME); break;
-		case 'O':
-			if (!strcmp(optarg, "auto")) format = 0;
-			else if (!strcmp(optarg, "magic")) format = 1;
-			else if (!strcmp(optarg, "bsd")) format = 2;
-			else { error("unknown file format %s", optarg); return 1; }
-			break;
-		case 'p':
-			if (optarg)
-				symspec_add(&o, optarg, INCL_FLAT);
-			o.style |= STYLE_FLAT;
-			o.user_specified |= STYLE_FLAT;
-			break;
-		case 'P':
-			if (optarg) {
-				symspec_add(&o, optarg, EXCL_FLAT);
-				o.style |= STYLE_FLAT;
-			} else {
-				o.style &= ~STYLE_FLAT;
-			}
-			o.user_specified |= STYLE_FLAT;
-			break;
-		case 'q':
-			if (optarg)
-				symspec_add(&o, optarg, strchr(optarg, '/') ? INCL_ARCS : INCL_GRAPH);
-			o.style |= STYLE_GRAPH;
-			o.user_specified |= STYLE_GRAPH;
-			break;
-		case 'Q':
-			if (optarg) {
-				symspec_add(&o, optarg, strchr(optarg, '/') ? EXCL_ARCS : EXCL_GRAPH);
-				o.style |= STYLE_GRAPH;
-			} else {
-				o.style &= ~STYLE_GRAPH;
-			}
-			o.user_specified |= STYLE_GRAPH;
-			break;
-		case 's':
-			/* gprof sets line granularity for -s: everything is as with -l */
-			o.style |= STYLE_SUM;
-			o.user_specified |= STYLE_SUM;
-			o.lines = 1;
-			eo.want_code_syms = 1;
-			break;
-		case 'T': o.bsd = 1; break;
-		case 'v': printf("tgprof %s (compatible with GNU gprof 2.40)\n", TGPROF_VERSION); return 0;
-		case 'w':
-			o.width = atoi(optarg);
-			if (o.width < 1)
-				o.width = 1;
-			break;
-		case 'z': o.ignore_zeros = 0; break;
-		case OPT_INLINE_FILES: o.inline_files = 1; break;
-		case OPT_DEMANGLE: o.no_demangle = 0; break;
-		case OPT_NO_DEMANGLE: o.no_demangle = 1; break;
-		case OPT_DOT: o.dot = optarg; break;
-		case OPT_SVG: o.svg = optarg; break;
-		case OPT_CALLGRIND: o.callgrind = optarg; break;
-		case OPT_JSON: o.json = optarg; break;
-		case OPT_STACKS: o.stacks = optarg; break;
-		case OPT_FOLDED: o.folded = optarg; break;
-		case OPT_FLAME: o.flame = optarg; break;
-		case OPT_SPEEDSCOPE: o.speedscope = optarg; break;
-		case OPT_THRESHOLD: {
-			char *end;
-			o.dot_threshold = strtod(optarg, &end);
-			if (end == optarg || *end || !(o.dot_threshold == o.dot_threshold) ||
-			    o.dot_threshold < 0 || o.dot_threshold > 100) {
-				error("--graph-threshold=%s: not a percentage (a number from 0 to 100)",
-				      optarg);
-				return 1;
-			}
-			break;
-		}
-		case OPT_UNIT:
-			if (!strcmp(optarg, "s")) o.units = 0;
-			else if (!strcmp(optarg, "ms")) o.units = 1;
-			else if (!strcmp(optarg, "us")) o.units = 2;
-			else { error("unknown time unit %s (s, ms or us)", optarg); return 1; }
-			break;
-		default: usage(stderr); return 1;
-		}
-	}
-	if ((o.user_specified & STYLE_ORDER) && (o.user_specified & STYLE_FILE_ORDER)) {
-		error("only one of --function-ordering (-r) and --file-ordering (-R) may be given "
-		      "(as in gprof)");
-		return 1;
-	}
-	o.extra_warnings = 1;
-	const char *aout = optind < argc ? argv[optind++] : "a.out";
-	for (const char **e = default_excluded; *e; e++) {
-		symspec_add(&o, *e, EXCL_TIME);
-		symspec_add(&o, *e, EXCL_GRAPH);
-		symspec_add(&o, *e, EXCL_FLAT);
-	}
-
-	int rc = 1;
+/* Everything one run holds, from the options to the analysis. */
+struct run {
+	struct options o;
+	struct elf_opts eo;
+	int format;                /* -O: 0 auto, 1 magic (GNU), 2 bsd */
+	const char *ext_syms, *map_path, *aout;
+	char **gmon;               /* the gmon files named (none: gmon.out) */
+	int ngmon;
 	struct symtab tab;
-	struct profile prof = {0};
-	struct analysis a = {0};
-	struct stacks stacks = {0};
-	struct fmap map = {0};
-	char *beside = NULL;
-	if (map_path && fmap_read(&map, map_path))
-		goto out_opts;
-	if (symtab_read_elf(&tab, aout, &eo))
-		goto out_opts;
-	if (ext_syms && symtab_read_listing(&tab, ext_syms))
-		goto out;
-	if (map_path && !ext_syms) {
-		fmap_apply(&map, &tab);
-		if (!tab.len) {
-			error("%s: file has no symbols (every one is mapped to a file after "
-			      "another's)", aout);
-			goto out;
-		}
+	struct profile prof;
+	struct analysis a;
+	struct stacks stacks;
+	struct fmap map;
+	char *beside;              /* the gmon.stacks found beside the gmon file */
+	int style;                 /* STYLE_* printed */
+	int first_output;          /* nothing printed yet */
+};
+
+/* The outputs gprof turns on and off, with or without a SPEC: -p/-P, -q/-Q, -C/-Z, -A/-J.
+ * A SPEC with a '/' names arcs (ARCS tables, -q/-Q only). */
+static const struct style_opt {
+	int on, off, style, incl, excl, incl_arcs, excl_arcs;
+} style_opts[] = {
+	{'p', 'P', STYLE_FLAT, INCL_FLAT, EXCL_FLAT, -1, -1},
+	{'q', 'Q', STYLE_GRAPH, INCL_GRAPH, EXCL_GRAPH, INCL_ARCS, EXCL_ARCS},
+	{'C', 'Z', STYLE_EXEC, INCL_EXEC, EXCL_EXEC, -1, -1},
+	{'A', 'J', STYLE_ANNO, INCL_ANNO, EXCL_ANNO, -1, -1},
+};
+
+/* Options that add their argument to one or two symspec tables (-1: none). */
+static const struct spec_opt { int c, table, table2; } spec_opts[] = {
+	{'e', EXCL_GRAPH, -1}, {'E', EXCL_GRAPH, EXCL_TIME}, {'f', INCL_GRAPH, -1},
+	{'F', INCL_GRAPH, INCL_TIME}, {'k', EXCL_ARCS, -1}, {'n', INCL_TIME, -1},
+	{'N', EXCL_TIME, -1},
+};
+
+/* Options that name an output file (struct options' field). */
+static const struct file_opt { int c; size_t field; } file_opts[] = {
+	{OPT_DOT, offsetof(struct options, dot)},
+	{OPT_SVG, offsetof(struct options, svg)},
+	{OPT_CALLGRIND, offsetof(struct options, callgrind)},
+	{OPT_JSON, offsetof(struct options, json)},
+	{OPT_STACKS, offsetof(struct options, stacks)},
+	{OPT_FOLDED, offsetof(struct options, folded)},
+	{OPT_FLAME, offsetof(struct options, flame)},
+	{OPT_SPEEDSCOPE, offsetof(struct options, speedscope)},
+};
+
+/* What an option handler made of an option. */
+enum { OPT_DONE, OPT_BAD_VALUE, OPT_NOT_MINE };
+
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+
+static const char *const format_names[] = {"auto", "magic", "bsd", NULL};
+static const char *const unit_names[] = {"s", "ms", "us", NULL};
+
+/* The index of ARG in NAMES, or -1. */
+static int name_index(const char *arg, const char *const *names)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(arg, names[i]))
+			return i;
+	return -1;
+}
+
+/* The options of the tables above. */
+static int table_option(struct options *o, int c, char *arg)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(style_opts); i++) {
+		const struct style_opt *s = &style_opts[i];
+		if (c != s->on && c != s->off)
+			continue;
+		int arcs = arg && s->incl_arcs >= 0 && strchr(arg, '/');
+		if (arg)
+			symspec_add(o, arg, c == s->on ? (arcs ? s->incl_arcs : s->incl)
+						       : (arcs ? s->excl_arcs : s->excl));
+		if (c == s->on || arg)
+			o->style |= s->style;
+		else
+			o->style &= ~s->style;
+		o->user_specified |= s->style;
+		return OPT_DONE;
 	}
-	symtab_finalize(&tab);
-	if (o.lines && symtab_add_lines(&tab, aout))
-		goto out;
-	if (o.static_calls && tab.machine != 3 /* EM_386 */ && tab.machine != 62 /* EM_X86_64 */) {
+	for (size_t i = 0; i < ARRAY_SIZE(spec_opts); i++)
+		if (c == spec_opts[i].c) {
+			symspec_add(o, arg, spec_opts[i].table);
+			if (spec_opts[i].table2 >= 0)
+				symspec_add(o, arg, spec_opts[i].table2);
+			return OPT_DONE;
+		}
+	for (size_t i = 0; i < ARRAY_SIZE(file_opts); i++)
+		if (c == file_opts[i].c) {
+			*(const char **)((char *)o + file_opts[i].field) = arg;
+			return OPT_DONE;
+		}
+	return OPT_NOT_MINE;
+}
+
+/* An output style of its own: -i, -r, -R, -s. */
+static void style_option(struct run *r, int style)
+{
+	r->o.style |= style;
+	r->o.user_specified |= style;
+}
+
+/* The options with values to check. */
+static int value_option(struct run *r, int c, char *arg)
+{
+	struct options *o = &r->o;
+	char *end;
+	switch (c) {
+	case 'O':
+		if ((r->format = name_index(arg, format_names)) < 0)
+			return error("unknown file format %s", arg), OPT_BAD_VALUE;
+		return OPT_DONE;
+	case OPT_UNIT:
+		if ((o->units = name_index(arg, unit_names)) < 0)
+			return error("unknown time unit %s (s, ms or us)", arg), OPT_BAD_VALUE;
+		return OPT_DONE;
+	case OPT_THRESHOLD:
+		o->dot_threshold = strtod(arg, &end);
+		if (end == arg || *end || !(o->dot_threshold == o->dot_threshold) ||
+		    o->dot_threshold < 0 || o->dot_threshold > 100)
+			return error("--graph-threshold=%s: not a percentage (a number from 0 to "
+				     "100)", arg), OPT_BAD_VALUE;
+		return OPT_DONE;
+	case 'w':
+		o->width = atoi(arg);
+		if (o->width < 1)
+			o->width = 1;
+		return OPT_DONE;
+	case 't': o->table_length = atoi(arg); return OPT_DONE;
+	case 'm': o->min_count = atoi(arg); return OPT_DONE;
+	case 'I':
+		for (char *d = strtok(arg, ":"); d; d = strtok(NULL, ":")) {
+			o->search = xrealloc(o->search, (o->nsearch + 1) * sizeof *o->search);
+			o->search[o->nsearch++] = d;
+		}
+		return OPT_DONE;
+	}
+	return OPT_NOT_MINE;
+}
+
+/* The flags (and -R, -S, which keep their argument). */
+static int flag_option(struct run *r, int c, char *arg)
+{
+	struct options *o = &r->o;
+	switch (c) {
+	case 'a': r->eo.ignore_static = 1; break;
+	case 'b': o->brief = 1; break;
+	case 'c': o->static_calls = 1; r->eo.want_text = 1; break;
+	case 'd': break;        /* gprof's debugging output: none here */
+	case 'D': r->eo.ignore_non_functions = 1; break;
+	case 'i': style_option(r, STYLE_INFO); break;
+	case 'l': o->lines = 1; r->eo.want_code_syms = 1; break;
+	case 'L': o->print_path = 1; break;
+	case 'r': style_option(r, STYLE_ORDER); break;
+	case 'R': r->map_path = arg; style_option(r, STYLE_FILE_ORDER); break;
+	case 's':
+		/* gprof sets line granularity for -s: everything is as with -l */
+		style_option(r, STYLE_SUM);
+		o->lines = 1;
+		r->eo.want_code_syms = 1;
+		break;
+	case 'S': r->ext_syms = arg; break;
+	case 'T': o->bsd = 1; break;
+	case 'x': o->all_lines = 1; break;
+	case 'y': o->separate_files = 1; break;
+	case 'z': o->ignore_zeros = 0; break;
+	case OPT_INLINE_FILES: o->inline_files = 1; break;
+	case OPT_DEMANGLE: o->no_demangle = 0; break;
+	case OPT_NO_DEMANGLE: o->no_demangle = 1; break;
+	default: return OPT_NOT_MINE;
+	}
+	return OPT_DONE;
+}
+
+/* The command line: -1 to go on, or the exit status (after -h, -v or an error). */
+static int parse_options(struct run *r, int argc, char **argv)
+{
+	static const char shortopts[] =
+		"abC::De:E:f:F:hik:lLn:N:O:p::P::q::Q::sS:Tvw:zZ::A::J::rR:cxyI:t:m:d::";
+	struct options *o = &r->o;
+	int c, v = OPT_DONE;
+	o->ignore_zeros = 1;
+	o->width = 80;
+	o->table_length = 10;
+	o->min_count = 1;
+	o->dot_threshold = 0.5;
+	r->eo.want_lines = 1;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (c == 'h')
+			return usage(stdout), 0;
+		if (c == 'v')
+			return printf("tgprof %s (compatible with GNU gprof 2.40)\n",
+				      TGPROF_VERSION), 0;
+		if ((v = table_option(o, c, optarg)) == OPT_NOT_MINE &&
+		    (v = flag_option(r, c, optarg)) == OPT_NOT_MINE)
+			v = value_option(r, c, optarg);
+		if (v == OPT_NOT_MINE)
+			usage(stderr);
+		if (v != OPT_DONE)
+			return 1;
+	}
+	if ((o->user_specified & STYLE_ORDER) && (o->user_specified & STYLE_FILE_ORDER))
+		return error("only one of --function-ordering (-r) and --file-ordering (-R) may "
+			     "be given (as in gprof)"), 1;
+	o->extra_warnings = 1;
+	r->aout = optind < argc ? argv[optind++] : "a.out";
+	r->gmon = argv + optind;
+	r->ngmon = argc - optind;
+	for (const char **e = default_excluded; *e; e++) {
+		symspec_add(o, *e, EXCL_TIME);
+		symspec_add(o, *e, EXCL_GRAPH);
+		symspec_add(o, *e, EXCL_FLAT);
+	}
+	return -1;
+}
+
+/* The symbols: the ELF's (or -S's listing's), -R's mapping, -l's lines, the specs. */
+static int read_symbols(struct run *r)
+{
+	struct symtab *tab = &r->tab;
+	if (r->map_path && fmap_read(&r->map, r->map_path))
+		return -1;
+	if (symtab_read_elf(tab, r->aout, &r->eo))
+		return -1;
+	if (r->ext_syms && symtab_read_listing(tab, r->ext_syms))
+		return -1;
+	if (r->map_path && !r->ext_syms) {
+		fmap_apply(&r->map, tab);
+		if (!tab->len)
+			return error("%s: file has no symbols (every one is mapped to a file after "
+				     "another's)", r->aout);
+	}
+	symtab_finalize(tab);
+	if (r->o.lines && symtab_add_lines(tab, r->aout))
+		return -1;
+	if (r->o.static_calls && tab->machine != 3 /* EM_386 */ &&
+	    tab->machine != 62 /* EM_X86_64 */) {
 		fprintf(stderr, "%s: -c not supported on this architecture (gprof's is x86 only "
 			"here)\n", progname);
-		o.static_calls = 0;
+		r->o.static_calls = 0;
 	}
-	symspec_apply(&o, &tab);
+	symspec_apply(&r->o, tab);
+	return 0;
+}
 
-	prof.is64 = tab.is64;
-	prof.big_endian = tab.big_endian;
-	strcpy(prof.dimension, "seconds");
-	prof.abbrev = 's';
-	int first_output = 1;
-	do {
-		const char *g = optind < argc ? argv[optind] : "gmon.out";
-		if (gmon_read(&prof, g, format))
-			goto out;
-		if (o.style & STYLE_INFO) {
-			print_file_info(&prof, prof.nfiles - 1);
-			first_output = 0;
-		}
-	} while (++optind < argc);
-	gmon_report_overhead(&prof);
-	const char *stacks_path = o.stacks ? o.stacks : (beside = stacks_beside(&prof));
-	if (stacks_path && stacks_read(&stacks, stacks_path))
-		goto out;
-	int fit = stacks_path ? stacks_fit_gmon(&stacks, &prof, o.stacks != NULL) : 1;
+/* gmon.stacks: --stacks's, or the one beside the gmon file if it fits. */
+static int read_stacks(struct run *r)
+{
+	const struct options *o = &r->o;
+	const char *path = o->stacks ? o->stacks : (r->beside = stacks_beside(&r->prof));
+	if (path && stacks_read(&r->stacks, path))
+		return -1;
+	int fit = path ? stacks_fit_gmon(&r->stacks, &r->prof, o->stacks != NULL) : 1;
 	if (fit < 0)
-		goto out;       /* --stacks named it: an error; found beside: ignored (1) */
+		return -1;      /* --stacks named it: an error; found beside: ignored (1) */
 	if (fit == 0)
-		a.stacks = &stacks;
-	if ((o.folded || o.flame || o.speedscope) && !a.stacks) {
+		r->a.stacks = &r->stacks;
+	if ((o->folded || o->flame || o->speedscope) && !r->a.stacks)
 		/* before any output: the report is not what was asked for */
-		error("--folded, --flame-graph and --speedscope need gmon.stacks (from the "
-		      "target's stack-profiling mode; --stacks=FILE names it)%s",
-		      stacks_path ? ": the one found beside was not this profile's" : "");
-		goto out;
-	}
-	if (prof.nbbs && o.lines)
-		bb_assign(&tab, &prof);
-	else if (prof.nbbs)
-		warning("ignoring basic-block exec counts (use -l or --line)");
-	if (prof.input_hist && prof.hz == 0)
-		warning("profiling rate is 0: times are infinite or not a number (as in gprof)");
+		return error("--folded, --flame-graph and --speedscope need gmon.stacks (from "
+			     "the target's stack-profiling mode; --stacks=FILE names it)%s",
+			     path ? ": the one found beside was not this profile's" : "");
+	return 0;
+}
 
-	int style = o.style;
+/* The gmon files (-i: each one's summary as it is read), then gmon.stacks. */
+static int read_profiles(struct run *r)
+{
+	struct profile *prof = &r->prof;
+	prof->is64 = r->tab.is64;
+	prof->big_endian = r->tab.big_endian;
+	strcpy(prof->dimension, "seconds");
+	prof->abbrev = 's';
+	int i = 0;
+	do {
+		if (gmon_read(prof, i < r->ngmon ? r->gmon[i] : "gmon.out", r->format))
+			return -1;
+		if (r->o.style & STYLE_INFO) {
+			print_file_info(prof, prof->nfiles - 1);
+			r->first_output = 0;
+		}
+	} while (++i < r->ngmon);
+	gmon_report_overhead(prof);
+	if (read_stacks(r))
+		return -1;
+	if (prof->nbbs && r->o.lines)
+		bb_assign(&r->tab, prof);
+	else if (prof->nbbs)
+		warning("ignoring basic-block exec counts (use -l or --line)");
+	if (prof->input_hist && prof->hz == 0)
+		warning("profiling rate is 0: times are infinite or not a number (as in gprof)");
+	return 0;
+}
+
+/* The outputs: those asked for, else gprof's defaults for the data read. */
+static int choose_style(struct run *r)
+{
+	const struct profile *prof = &r->prof;
+	int style = r->o.style;
 	if (style == 0) {
-		if (prof.input_hist || prof.input_cg) {
-			if (prof.input_hist)
+		if (prof->input_hist || prof->input_cg) {
+			if (prof->input_hist)
 				style |= STYLE_FLAT;
-			if (prof.input_cg)
+			if (prof->input_cg)
 				style |= STYLE_GRAPH;
 		} else {
 			style = STYLE_EXEC;
 		}
-		style &= ~o.user_specified;
+		style &= ~r->o.user_specified;
 	}
-	if ((style & STYLE_FLAT) && !prof.input_hist) {
-		error("gmon.out file is missing histogram");
-		goto out;
-	}
-	if ((style & STYLE_GRAPH) && !prof.input_cg) {
-		error("gmon.out file is missing call-graph data");
-		goto out;
-	}
-	a.tab = &tab;
-	a.prof = &prof;
-	a.opt = &o;
-	a.tscale = o.units == 2 ? 1e6 : o.units == 1 ? 1e3 : 1.0;
-	a.tunit = o.units == 2 ? "us" : o.units == 1 ? "ms" : prof.dimension;
-	if (cg_build(&a))
-		goto out;
-	if ((style & STYLE_SUM) && gmon_write_sum(&prof, &a, "gmon.sum"))
-		goto out;
-	if (prof.input_hist)
-		hist_assign(&a);
-	if (prof.input_cg)
-		cg_assemble(&a);
+	if ((style & STYLE_FLAT) && !prof->input_hist)
+		return error("gmon.out file is missing histogram");
+	if ((style & STYLE_GRAPH) && !prof->input_cg)
+		return error("gmon.out file is missing call-graph data");
+	r->style = style;
+	return 0;
+}
 
-	int want_flat = style & STYLE_FLAT, want_graph = (style & STYLE_GRAPH) && a.cg_sorted;
-	if (want_flat && !o.bsd) {
-		if (!first_output)
-			fputs("\f\n", stdout);
-		first_output = 0;
-		flat_print(&a, stdout);
-	}
+/* The call graph, -s's gmon.sum, the histogram's times and their propagation. */
+static int compute(struct run *r)
+{
+	struct analysis *a = &r->a;
+	const struct options *o = &r->o;
+	if (choose_style(r))
+		return -1;
+	a->tab = &r->tab;
+	a->prof = &r->prof;
+	a->opt = &r->o;
+	a->tscale = o->units == 2 ? 1e6 : o->units == 1 ? 1e3 : 1.0;
+	a->tunit = o->units == 2 ? "us" : o->units == 1 ? "ms" : r->prof.dimension;
+	if (cg_build(a))
+		return -1;
+	if ((r->style & STYLE_SUM) && gmon_write_sum(&r->prof, a, "gmon.sum"))
+		return -1;
+	if (r->prof.input_hist)
+		hist_assign(a);
+	if (r->prof.input_cg)
+		cg_assemble(a);
+	return 0;
+}
+
+/* The flat profile, after a form feed if something came before. */
+static void print_flat(struct run *r)
+{
+	if (!r->first_output)
+		fputs("\f\n", stdout);
+	r->first_output = 0;
+	flat_print(&r->a, stdout);
+}
+
+/* The reports on standard output, in gprof's order: 0, or 1 after an error. */
+static int print_reports(struct run *r)
+{
+	struct analysis *a = &r->a;
+	int style = r->style, bsd = r->o.bsd, rc = 0;
+	int want_flat = style & STYLE_FLAT, want_graph = (style & STYLE_GRAPH) && a->cg_sorted;
+	if (want_flat && !bsd)
+		print_flat(r);
 	if (want_graph) {
-		cg_print(&a, stdout, !first_output);
-		first_output = 0;
-		if (!o.bsd)
-			cg_print_index(&a, stdout);
+		cg_print(a, stdout, !r->first_output);
+		r->first_output = 0;
+		if (!bsd)
+			cg_print_index(a, stdout);
 	}
-	if (want_flat && o.bsd) {
-		if (!first_output)
-			fputs("\f\n", stdout);
-		first_output = 0;
-		flat_print(&a, stdout);
-	}
-	if (want_graph && o.bsd)
-		cg_print_index(&a, stdout);
+	if (want_flat && bsd)
+		print_flat(r);
+	if (want_graph && bsd)
+		cg_print_index(a, stdout);
 	if (style & STYLE_EXEC) {
-		if (!first_output)
+		if (!r->first_output)
 			fputs("\f\n", stdout);
-		first_output = 0;
-		exec_counts_print(&a, stdout);
+		r->first_output = 0;
+		exec_counts_print(a, stdout);
 	}
-	if ((style & STYLE_ANNO) && annotated_source_print(&a, &first_output))
-		rc = 2;
+	if ((style & STYLE_ANNO) && annotated_source_print(a, &r->first_output))
+		rc = 1;
 	if (style & STYLE_ORDER)
-		function_order_print(&a, stdout);
+		function_order_print(a, stdout);
 	if (style & STYLE_FILE_ORDER)
-		file_order_print(&a, &map, stdout);
-	rc = rc == 2;
-	if (o.dot && dot_write(&a, o.dot, o.dot_threshold))
+		file_order_print(a, &r->map, stdout);
+	return rc;
+}
+
+/* The files beside the reports (--dot, --svg, --callgrind, --json, the stacks'): 0, or 1
+ * after an error. */
+static int write_files(struct run *r)
+{
+	const struct options *o = &r->o;
+	struct analysis *a = &r->a;
+	int rc = 0;
+	if (o->dot && dot_write(a, o->dot, o->dot_threshold))
 		rc = 1;
-	if (o.svg && svg_write(&a, o.svg, o.dot_threshold))
+	if (o->svg && svg_write(a, o->svg, o->dot_threshold))
 		rc = 1;
-	if (o.callgrind && callgrind_write(&a, o.callgrind))
+	if (o->callgrind && callgrind_write(a, o->callgrind))
 		rc = 1;
-	if (o.json && json_write(&a, o.json))
+	if (o->json && json_write(a, o->json))
 		rc = 1;
-	if (a.stacks && stacks_outputs(&o, &a))
+	if (a->stacks && stacks_outputs(o, a))
 		rc = 1;
-	if (fflush(stdout) || ferror(stdout)) {
-		error("write error on standard output");
-		rc = 1;
+	return rc;
+}
+
+static void run_release(struct run *r)
+{
+	order_release(&r->a);
+	stacks_release(&r->stacks);
+	free(r->beside);
+	free(r->a.cg_sorted);
+	free(r->a.cycles);
+	free(r->a.arcs);
+	profile_release(&r->prof);
+	symtab_release(&r->tab);
+	fmap_release(&r->map);
+	free(r->o.search);
+	symspec_release(&r->o);
+}
+
+int main(int argc, char **argv)
+{
+	struct run r = {.first_output = 1};
+	argv = args_expand(&argc, argv);
+	int rc = parse_options(&r, argc, argv);
+	if (rc >= 0)
+		return rc;
+	rc = 1;
+	if (!read_symbols(&r) && !read_profiles(&r) && !compute(&r)) {
+		rc = print_reports(&r);
+		rc |= write_files(&r);
+		if (fflush(stdout) || ferror(stdout)) {
+			error("write error on standard output");
+			rc = 1;
+		}
 	}
-out:
-	order_release(&a);
-	stacks_release(&stacks);
-	free(beside);
-	free(a.cg_sorted);
-	free(a.cycles);
-	free(a.arcs);
-	profile_release(&prof);
-	symtab_release(&tab);
-out_opts:
-	fmap_release(&map);
-	free(o.search);
-	symspec_release(&o);
+	run_release(&r);
 	return rc;
 }

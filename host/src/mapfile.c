@@ -7,9 +7,13 @@
  * file, and the file's other functions are no symbols at all. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "error.h"
+#include "mapfile.h"
+#include "msort.h"
+#include "symtab.h"
 
 static int cmp_func(const void *l, const void *r, void *ctx)
 {
@@ -89,7 +93,7 @@ int fmap_read(struct fmap *m, const char *path)
 	memset(m, 0, sizeof *m);
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return error("%s: cannot open the mapping file: %s", path, strerror(errno));
+		return error_errno("%s: cannot open the mapping file", path);
 	char *b = NULL;
 	size_t len = 0, cap = 0, got;
 	do {

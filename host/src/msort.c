@@ -4,7 +4,8 @@
  * the same algorithm gives the same order. */
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "error.h"
+#include "msort.h"
 
 static void msort_rec(void **b, size_t n, void **tmp, cmp_fn cmp, void *ctx)
 {

@@ -1,9 +1,16 @@
 /* -r: a suggested function order for the linker, by gprof's greedy placement: unused
  * functions last, functions called from many hot call sites first, then chains built
  * along the most used arcs.  Same steps, thresholds and tie orders as gprof. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_arcs.h"
+#include "error.h"
+#include "mapfile.h"
+#include "msort.h"
+#include "order.h"
+#include "symtab.h"
 
 /* gprof's placement state, kept from -r to -R as gprof keeps it in its symbols and arcs. */
 struct placement {
@@ -35,98 +42,85 @@ static int cmp_fun_nuses(const void *l, const void *r, void *ctx)
 	return x > y ? -1 : x < y;
 }
 
-static void order_and_dump(struct placement *pl, struct arc **the_arcs, size_t arc_count, int all,
-			   struct arc **unplaced, size_t *nunplaced, FILE *out)
+/* The two ends of S's chain: FIRST, NPREV links back, and LAST, NNEXT links on. */
+static void chain_ends(const struct placement *pl, struct sym *s, struct sym **first,
+		       int *nprev, struct sym **last, int *nnext)
 {
-	unsigned long long tmp_arcs = 0, total_arcs = 0;
-	if (!all)
-		for (size_t i = 0; i < arc_count; i++)
-			total_arcs += the_arcs[i]->count;
-	for (size_t i = 0; i < arc_count; i++) {
-		struct arc *arc = the_arcs[i];
-		tmp_arcs += arc->count;
-		if (pl->arc_placed[AI(arc)])
-			continue;
-		struct sym *child = arc->child, *parent = arc->parent;
-		if ((!all && (double)tmp_arcs / (double)total_arcs > 0.99) ||
-		    pl->sym_placed[SI(child)] || pl->sym_placed[SI(parent)]) {
-			unplaced[(*nunplaced)++] = arc;
-			continue;
-		}
-		if (pl->next[SI(parent)] && pl->prev[SI(parent)] && pl->next[SI(child)] &&
-		    pl->prev[SI(child)]) {
-			unplaced[(*nunplaced)++] = arc;
-			continue;
-		}
-		if (!pl->next[SI(parent)] && !pl->prev[SI(parent)]) {
-			int nc = 0, pc = 0;
-			struct sym *p = child, *n = child;
-			while (pl->next[SI(n)]) {
-				n = pl->next[SI(n)];
-				nc++;
-			}
-			while (pl->prev[SI(p)]) {
-				p = pl->prev[SI(p)];
-				pc++;
-			}
-			child = nc < pc ? n : p;
-		} else if (!pl->next[SI(child)] && !pl->prev[SI(child)]) {
-			int nc = 0, pc = 0;
-			struct sym *p = parent, *n = parent;
-			while (pl->next[SI(n)]) {
-				n = pl->next[SI(n)];
-				nc++;
-			}
-			while (pl->prev[SI(p)]) {
-				p = pl->prev[SI(p)];
-				pc++;
-			}
-			parent = pc < nc ? p : n;
-		} else {
-			unplaced[(*nunplaced)++] = arc;
-			continue;
-		}
-		/* do not tie two ends of one chain together */
-		struct sym *s1 = parent, *s2 = child;
-		if (pl->next[SI(s1)])
-			while (pl->next[SI(s1)])
-				s1 = pl->next[SI(s1)];
-		else
-			while (pl->prev[SI(s1)])
-				s1 = pl->prev[SI(s1)];
-		if (pl->next[SI(s2)])
-			while (pl->next[SI(s2)])
-				s2 = pl->next[SI(s2)];
-		else
-			while (pl->prev[SI(s2)])
-				s2 = pl->prev[SI(s2)];
-		if (s1 == child && s2 == parent) {
-			unplaced[(*nunplaced)++] = arc;
-			continue;
-		}
-		if (pl->next[SI(parent)]) {
-			if (!pl->next[SI(child)]) {
-				pl->prev[SI(parent)] = child;
-				pl->next[SI(child)] = parent;
-				pl->arc_placed[AI(arc)] = 1;
-			}
-		} else if (pl->prev[SI(parent)]) {
-			if (!pl->prev[SI(child)]) {
-				pl->next[SI(parent)] = child;
-				pl->prev[SI(child)] = parent;
-				pl->arc_placed[AI(arc)] = 1;
-			}
-		} else if (pl->prev[SI(child)]) {
-			pl->prev[SI(parent)] = child;
-			pl->next[SI(child)] = parent;
-			pl->arc_placed[AI(arc)] = 1;
-		} else {
-			pl->next[SI(parent)] = child;
-			pl->prev[SI(child)] = parent;
-			pl->arc_placed[AI(arc)] = 1;
-		}
+	*first = *last = s;
+	*nprev = *nnext = 0;
+	while (pl->next[SI(*last)]) {
+		*last = pl->next[SI(*last)];
+		++*nnext;
 	}
-	/* the chains made */
+	while (pl->prev[SI(*first)]) {
+		*first = pl->prev[SI(*first)];
+		++*nprev;
+	}
+}
+
+/* The end of S's chain that S is not at (gprof: the last if S has a next, else the first). */
+static struct sym *chain_far_end(const struct placement *pl, struct sym *s)
+{
+	struct sym *first, *last;
+	int np, nn;
+	chain_ends(pl, s, &first, &np, &last, &nn);
+	return pl->next[SI(s)] ? last : first;
+}
+
+/* Link PARENT and CHILD (chain ends) for ARC, on the sides gprof joins them. */
+static void chain_link(struct placement *pl, struct arc *arc, struct sym *parent,
+		       struct sym *child)
+{
+	int parent_first;           /* parent goes after child (child->next = parent) */
+	if (pl->next[SI(parent)]) {
+		if (pl->next[SI(child)])
+			return;
+		parent_first = 0;
+	} else if (pl->prev[SI(parent)]) {
+		if (pl->prev[SI(child)])
+			return;
+		parent_first = 1;
+	} else {
+		parent_first = !pl->prev[SI(child)];
+	}
+	if (parent_first) {
+		pl->next[SI(parent)] = child;
+		pl->prev[SI(child)] = parent;
+	} else {
+		pl->prev[SI(parent)] = child;
+		pl->next[SI(child)] = parent;
+	}
+	pl->arc_placed[AI(arc)] = 1;
+}
+
+/* Try to join ARC's ends into one chain: 0, or -1 if the arc stays unplaced. */
+static int chain_arc(struct placement *pl, struct arc *arc)
+{
+	struct sym *child = arc->child, *parent = arc->parent, *first, *last;
+	int np, nn;
+	if (pl->next[SI(parent)] && pl->prev[SI(parent)] && pl->next[SI(child)] &&
+	    pl->prev[SI(child)])
+		return -1;
+	if (!pl->next[SI(parent)] && !pl->prev[SI(parent)]) {
+		chain_ends(pl, child, &first, &np, &last, &nn);
+		child = nn < np ? last : first;
+	} else if (!pl->next[SI(child)] && !pl->prev[SI(child)]) {
+		chain_ends(pl, parent, &first, &np, &last, &nn);
+		parent = np < nn ? first : last;
+	} else {
+		return -1;
+	}
+	/* do not tie two ends of one chain together */
+	if (chain_far_end(pl, parent) == child && chain_far_end(pl, child) == parent)
+		return -1;
+	chain_link(pl, arc, parent, child);
+	return 0;
+}
+
+/* Print the chains the arcs made (and, with ALL, the parents of the arcs left). */
+static void dump_chains(struct placement *pl, struct arc **the_arcs, size_t arc_count, int all,
+			FILE *out)
+{
 	for (size_t i = 0; i < arc_count; i++) {
 		struct arc *arc = the_arcs[i];
 		if (pl->sym_placed[SI(arc->parent)] || pl->sym_placed[SI(arc->child)])
@@ -149,6 +143,26 @@ static void order_and_dump(struct placement *pl, struct arc **the_arcs, size_t a
 			pl->sym_placed[SI(arc->parent)] = 1;
 			fprintf(out, "%s\n", arc->parent->name);
 		}
+}
+
+static void order_and_dump(struct placement *pl, struct arc **the_arcs, size_t arc_count, int all,
+			   struct arc **unplaced, size_t *nunplaced, FILE *out)
+{
+	unsigned long long tmp_arcs = 0, total_arcs = 0;
+	if (!all)
+		for (size_t i = 0; i < arc_count; i++)
+			total_arcs += the_arcs[i]->count;
+	for (size_t i = 0; i < arc_count; i++) {
+		struct arc *arc = the_arcs[i];
+		tmp_arcs += arc->count;
+		if (pl->arc_placed[AI(arc)])
+			continue;
+		if ((!all && (double)tmp_arcs / (double)total_arcs > 0.99) ||
+		    pl->sym_placed[SI(arc->child)] || pl->sym_placed[SI(arc->parent)] ||
+		    chain_arc(pl, arc))
+			unplaced[(*nunplaced)++] = arc;
+	}
+	dump_chains(pl, the_arcs, arc_count, all, out);
 }
 
 static struct placement *placement_of(struct analysis *a)

@@ -2,9 +2,11 @@
  * expandargv (which gprof uses) does: words separated by white space, '...' and "..."
  * quoting, backslash escapes, @FILE inside a file expanded too; an @FILE that cannot be
  * read stays as it is. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "error.h"
+#include "respfile.h"
 
 struct argvec {
 	char **v;

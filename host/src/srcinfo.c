@@ -17,12 +17,17 @@
  * without a line table, or with one BFD cannot decode, never answers, and its functions
  * are never scanned. */
 #include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dwarf.h>
 #include <gelf.h>
 #include <elfutils/libdw.h>
-#include "tgprof.h"
+#include "addrtrie.h"
+#include "error.h"
+#include "linetab.h"
+#include "srcinfo.h"
 
 struct range {
 	uint64_t lo, hi;

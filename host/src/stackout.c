@@ -10,9 +10,17 @@
  * hash table, and walked without recursion; only folded stacks and speedscope's samples,
  * which write every stack's whole path, take as long as what they write. */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_print.h"
+#include "error.h"
+#include "msort.h"
+#include "outputs.h"
+#include "stacks.h"
+#include "symtab.h"
 
 #define NONE 0xFFFFFFFFu
 
@@ -276,7 +284,7 @@ int stacks_write_folded(const struct stacks *st, const struct analysis *a, const
 {
 	FILE *out = fopen(path, "w");
 	if (!out)
-		return error("%s: cannot create: %s", path, strerror(errno));
+		return error_errno("%s: cannot create", path);
 	struct trie *t = trie_build(st, a);
 	struct pathbuf p;
 	struct walk w;
@@ -407,7 +415,7 @@ int stacks_write_flame(const struct stacks *st, const struct analysis *a, const 
 {
 	FILE *out = fopen(path, "w");
 	if (!out)
-		return error("%s: cannot create: %s", path, strerror(errno));
+		return error_errno("%s: cannot create", path);
 	struct trie *t = trie_build(st, a);
 	uint32_t *depth = xcalloc(t->n + 1, sizeof *depth);
 	size_t levels = 1;
@@ -489,7 +497,7 @@ int stacks_write_speedscope(const struct stacks *st, const struct analysis *a, c
 {
 	FILE *out = fopen(path, "w");
 	if (!out)
-		return error("%s: cannot create: %s", path, strerror(errno));
+		return error_errno("%s: cannot create", path);
 	struct trie *t = trie_build(st, a);
 	uint32_t *index = xmalloc((t->nnames + 1) * sizeof *index), nindex = 0;
 	uint32_t *order = xmalloc((t->nnames + 1) * sizeof *order);

@@ -3,9 +3,16 @@
  * the file and the offset.  And the measured call graph: each arc's share of a function's
  * time from the tree, instead of gprof's estimate from call counts. */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_arcs.h"
+#include "error.h"
+#include "gmon_io.h"
+#include "stacks.h"
+#include "symtab.h"
 
 #define STACKS_HEADER 56u
 #define NO_PARENT 0xFFFFFFFFu
@@ -63,7 +70,7 @@ int stacks_read(struct stacks *st, const char *path)
 	st->path = path;
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return error("%s: cannot open: %s", path, strerror(errno));
+		return error_errno("%s: cannot open", path);
 	unsigned char *b = NULL;
 	size_t len = 0, cap = 0, got;
 	do {

@@ -5,8 +5,15 @@
  * target's counters summed over the inputs.  Basic-block counts are written as gprof writes
  * them: those kept under -l, none otherwise. */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
-#include "tgprof.h"
+#include "analysis.h"
+#include "cg_arcs.h"
+#include "error.h"
+#include "gmon_io.h"
+#include "sum.h"
+#include "symtab.h"
 
 struct writer {
 	FILE *f;
@@ -46,7 +53,7 @@ int gmon_write_sum(const struct profile *p, const struct analysis *a, const char
 {
 	struct writer w = {fopen(path, "wb"), p->big_endian, p->is64};
 	if (!w.f)
-		return error("%s: %s", path, strerror(errno));
+		return error_errno("%s", path);
 	fwrite("gmon", 1, 4, w.f);
 	put(&w, 1, 4);
 	put_counters(&w, p);

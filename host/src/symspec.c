@@ -3,7 +3,10 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "error.h"
+#include "options.h"
+#include "symspec.h"
+#include "symtab.h"
 
 static void parse_one(char *spec, char **file, char **name, int *line)
 {

@@ -1,7 +1,10 @@
 /* The symbol table: sorted by address, one entry per address, address ranges. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tgprof.h"
+#include "error.h"
+#include "msort.h"
+#include "symtab.h"
 
 static void sym_free(struct sym *s)
 {

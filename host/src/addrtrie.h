@@ -1,0 +1,24 @@
+/* addrtrie.c: BFD's trie of the address ranges of compilation units. */
+#ifndef TGPROF_ADDRTRIE_H
+#define TGPROF_ADDRTRIE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct addrtrie_range {
+	uint64_t lo, hi;
+	size_t cu;
+};
+struct addrtrie_node;
+struct addrtrie {
+	struct addrtrie_node *root;
+	struct addrtrie_node **nodes;   /* every node made, freed together */
+	size_t nnodes, cap;
+};
+void addrtrie_add(struct addrtrie *t, size_t cu, uint64_t lo, uint64_t hi);
+const struct addrtrie_node *addrtrie_leaf(const struct addrtrie *t, uint64_t addr);
+size_t addrtrie_leaf_size(const struct addrtrie_node *leaf);
+const struct addrtrie_range *addrtrie_leaf_range(const struct addrtrie_node *leaf, size_t i);
+void addrtrie_free(struct addrtrie *t);
+
+#endif

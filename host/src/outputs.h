@@ -1,0 +1,14 @@
+/* The outputs beyond gprof's: DOT and SVG (dot.c), callgrind (callgrind.c), JSON
+ * (json.c). */
+#ifndef TGPROF_OUTPUTS_H
+#define TGPROF_OUTPUTS_H
+
+struct analysis;
+
+int dot_write(struct analysis *a, const char *path, double threshold);
+int svg_write(struct analysis *a, const char *path, double threshold);
+void elide_templates(const char *name, char *out);
+int callgrind_write(struct analysis *a, const char *path);
+int json_write(struct analysis *a, const char *path);
+
+#endif

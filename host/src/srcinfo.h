@@ -1,0 +1,14 @@
+/* srcinfo.c: source file, line and function of an address, from DWARF as BFD finds
+ * them. */
+#ifndef TGPROF_SRCINFO_H
+#define TGPROF_SRCINFO_H
+
+#include <stdint.h>
+
+struct srcinfo;
+struct srcinfo *srcinfo_open(int fd);
+int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line);
+const char *srcinfo_function(struct srcinfo *si, uint64_t addr, int *linkage);
+void srcinfo_close(struct srcinfo *si);
+
+#endif

@@ -1,0 +1,84 @@
+/* The symbol table: the functions (or, with -l, lines) a profile's addresses are charged
+ * to, sorted by address (symtab.c), and the ways to read one: -S's nm-style listing
+ * (extsyms.c), -l's line symbols (linesyms.c).  The ELF reader is elfsym.h. */
+#ifndef TGPROF_SYMTAB_H
+#define TGPROF_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct arc;
+
+/* -l: basic-block counts (gmon.out tag 2) of a line, gprof's bb_addr/bb_calls: the first
+ * NBBS distinct addresses, an address of 0 marks the end. */
+#define NBBS 10
+struct bbcounts {
+	uint64_t addr[NBBS];
+	unsigned long calls[NBBS];
+};
+
+struct sym {
+	uint64_t addr, end_addr;
+	const char *name;          /* NULL for a cycle header */
+	char *dname;               /* demangled name, once printed */
+	int dname_done;
+	const char *file;          /* source file from DWARF line info, or NULL */
+	int line;
+	unsigned is_static : 1, is_func : 1, owns_name : 1;
+	unsigned mapped : 1;       /* -R: named after its object file (mapfile.c) */
+	unsigned sel;              /* bit set of symspec tables that select this symbol */
+	size_t order;              /* position in the raw symbol list (ties) */
+
+	uint64_t scaled_addr;
+	double time;               /* histogram time in ticks */
+	unsigned long ncalls;
+	struct bbcounts *bb;       /* -l: basic-block counts, or NULL */
+
+	/* call graph */
+	double child_time;
+	double prop_fract, prop_self, prop_child;
+	unsigned long self_calls;
+	int print_flag;
+	int top_order;
+	int cyc_num;
+	struct sym *cyc_head, *cyc_next;
+	int index;
+	struct arc *parents, *children;
+	/* depth-first numbering helpers */
+	struct sym *uf_parent, *uf_tail;
+	int stack_pos;
+};
+
+/* A symbol BFD's _bfd_elf_find_function may name an address after (for -l). */
+struct code_sym {
+	uint64_t value, size;
+	const char *name;
+	unsigned is_function : 1, is_global : 1;
+};
+
+struct symtab {
+	struct sym *base;
+	size_t len;
+	size_t alloc_len;          /* entries before duplicate removal (gprof reads one past) */
+	uint64_t text_start, text_end; /* .text vma, vma + size */
+	int is64, big_endian, machine;
+	char *strings_keep;        /* the string table the names point into */
+	char **files;              /* source files in the order first met (gprof's list) */
+	size_t nfiles, files_cap;
+	unsigned char *text;       /* -c: the contents of .text */
+	size_t text_size;
+	struct code_sym *code;     /* -l: .text symbols by value (stable), for function names */
+	size_t ncode;
+};
+
+void symtab_finalize(struct symtab *tab);
+struct sym *symtab_lookup(const struct symtab *tab, uint64_t addr);
+void symtab_release(struct symtab *tab);
+void symtab_drop_syms(struct symtab *tab);
+void symtab_note_file(struct symtab *tab, const char *path);
+/* linesyms.c: -l, one symbol per source line (after the function symbols). */
+int symtab_add_lines(struct symtab *tab, const char *path);
+/* extsyms.c: -S, symbols from an nm-style listing instead of the ELF's */
+int symtab_read_listing(struct symtab *tab, const char *path);
+
+#endif
