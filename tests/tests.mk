@@ -187,11 +187,10 @@ SEMIHOSTING_FW    := $(TB)/fw/semihosting-writes.elf $(TB)/fw/semihosting-autost
                      $(TB)/fw/demo-semihosting.elf
 SEMIHOSTING_SUITE := tests/semihosting/test_semihosting.py
 
-# The boards whose C library glue has files through semihosting: newlib's
-# (hal/common/src/syscalls.c); picolibc's (hal/common/src/picolibc.c) has none yet. A board's
-# LIBC is in its board.mk or in the board.mk it includes.
-semihosting_board_mks = $(wildcard boards/$(1)/board.mk) $(if $(wildcard boards/$(1)/board.mk),$(shell sed -n 's|^include *\(boards/[^/ ]*/board\.mk\) *$$|\1|p' boards/$(1)/board.mk))
-board_has_semihosted_files = $(if $(strip $(call semihosting_board_mks,$(1))),$(if $(filter picolibc,$(firstword $(shell sed -n 's/^LIBC *:*= *//p' $(call semihosting_board_mks,$(1))))),,y))
+# The boards whose C library glue has files through semihosting: every board's (newlib's
+# hal/common/src/syscalls.c and picolibc's picolibc.c share hostfile.c); not BOARD=none's,
+# which has no glue.
+board_has_semihosted_files = $(if $(wildcard boards/$(1)/board.mk),y)
 
 # The board suite (make BOARD=x test-board, and make test on every other board) runs it too.
 $(eval board_suite_before_semihosting = $(value board_suite))
