@@ -183,8 +183,11 @@ $(eval $(call firmware,semihosting-writes,tests/semihosting/writes.c,tests/semih
 $(TB)/fw/semihosting-writes.elf: APP_LDFLAGS += -Wl,--wrap=__profile_hit
 $(eval $(call firmware,semihosting-autostart,tests/semihosting/autostart_app.c,))
 $(TB)/fw/semihosting-autostart.elf: APP_LDFLAGS += $(PROFILE_AUTOSTART_LDFLAGS)
+# ... and on a heap that gives no block above 256 bytes: autostart's -ENOMEM message.
+$(eval $(call firmware,semihosting-nomem,tests/semihosting/autostart_app.c,tests/semihosting/small_heap.c))
+$(TB)/fw/semihosting-nomem.elf: APP_LDFLAGS += $(PROFILE_AUTOSTART_LDFLAGS) -Wl,--wrap=malloc -Wl,--wrap=calloc
 SEMIHOSTING_FW    := $(TB)/fw/semihosting-writes.elf $(TB)/fw/semihosting-autostart.elf \
-                     $(TB)/fw/demo-semihosting.elf
+                     $(TB)/fw/demo-semihosting.elf $(TB)/fw/semihosting-nomem.elf
 SEMIHOSTING_SUITE := tests/semihosting/test_semihosting.py
 
 # The boards whose C library glue has files through semihosting: every board's (newlib's
