@@ -304,3 +304,10 @@ TESTS     += tests/qemu/test_tftp_stacks.py $(foreach b,$(filter-out $(BOARD),$(
 TESTS     += tests/qemu/test_tftp_halts_stacks.py
 TEST_DEPS += $(TB)/fw/tftp-stacks.elf
 include tests/truth.mk
+
+# =========================================================================================
+# ---- public headers stand alone ------------------------------------------------------------
+# =========================================================================================
+# Every installed header compiles with its own #include alone, and <cyg/hal/board_api.h>
+# gives its constants (BOARD_CLOCK_HZ, ...): a Cortex-M and a RISC-V board.
+TESTS += tests/build/test_headers.sh
