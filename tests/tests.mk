@@ -186,8 +186,13 @@ $(TB)/fw/semihosting-autostart.elf: APP_LDFLAGS += $(PROFILE_AUTOSTART_LDFLAGS)
 # ... and on a heap that gives no block above 256 bytes: autostart's -ENOMEM message.
 $(eval $(call firmware,semihosting-nomem,tests/semihosting/autostart_app.c,tests/semihosting/small_heap.c))
 $(TB)/fw/semihosting-nomem.elf: APP_LDFLAGS += $(PROFILE_AUTOSTART_LDFLAGS) -Wl,--wrap=malloc -Wl,--wrap=calloc
+# ... and on one that gives the profile its block but no other: profile_write's at exit.
+$(eval $(call firmware,semihosting-nomem-write,tests/semihosting/autostart_app.c,tests/semihosting/small_heap.c))
+$(TB)/fw/semihosting-nomem-write.elf: APP_LDFLAGS += $(PROFILE_AUTOSTART_LDFLAGS) -Wl,--wrap=malloc -Wl,--wrap=calloc
+$(TB)/fw/semihosting-nomem-write/plain/tests/semihosting/small_heap.c.o: APP_CFLAGS += -DSMALL_HEAP_ONE_LARGE
 SEMIHOSTING_FW    := $(TB)/fw/semihosting-writes.elf $(TB)/fw/semihosting-autostart.elf \
-                     $(TB)/fw/demo-semihosting.elf $(TB)/fw/semihosting-nomem.elf
+                     $(TB)/fw/demo-semihosting.elf $(TB)/fw/semihosting-nomem.elf \
+                     $(TB)/fw/semihosting-nomem-write.elf
 SEMIHOSTING_SUITE := tests/semihosting/test_semihosting.py
 
 # The boards whose C library glue has files through semihosting: every board's (newlib's

@@ -16,7 +16,8 @@
   - the same application on a heap with no block above 256 bytes
     (tests/semihosting/small_heap.c): autostart's profile_on fails with -ENOMEM, and the
     console says so in words a person can act on: the figures (bytes needed, the largest
-    free block) and what to change.
+    free block) and what to change; on one that gives the profile its block and no other
+    large one, the same for profile_write's -ENOMEM at exit.
 """
 import os
 import re
@@ -236,6 +237,26 @@ def test_autostart_nomem(t):
          text)
 
 
+def test_write_nomem(t):
+    elf = private_copy("semihosting-nomem-write")
+    work = os.path.join(OUT, "write-nomem")
+    rc, lines = boot(elf, work)
+    console = [line for _, line in lines]
+    text = "\n".join(console)
+    t.ok(rc == 0 and "app: done" in console and not os.path.exists(os.path.join(work, "gmon.out")),
+         "profile_write at exit with no room for its copy: the application ends, no gmon.out", text)
+    m = re.search(r"^profile: could not write gmon\.out \(-12\): no room on the heap for the "
+                  r"write's copy of the profile: it needs (\d+) bytes, the largest free block "
+                  r"is (\d+) bytes$", text, re.M)
+    t.ok(m is not None and int(m.group(1)) > 256 and int(m.group(2)) == 256,
+         "profile_write's -ENOMEM line: what failed, the bytes needed, the largest free block",
+         text)
+    t.ok(re.search(r"^profile: to make room, allocate long-lived buffers before profiling "
+                   r"starts, or shrink the profile: set CYGNUM_PROFILE_AUTOSTART_BUCKET above "
+                   r"\d+ ", text, re.M) is not None,
+         "profile_write's -ENOMEM hint: what to change", text)
+
+
 def test_autostart_options(t):
     """The CDL options take effect: the autostart firmware built in a configuration of
     its own (a build directory of its own, as make CYG...=VALUE does)."""
@@ -277,6 +298,7 @@ def main():
     test_writes(t)
     test_autostart(t)
     test_autostart_nomem(t)
+    test_write_nomem(t)
     # (once, on the reference board: the options do not depend on the board)
     if h.BOARD == "mps2-an385":
         test_autostart_options(t)
