@@ -44,16 +44,14 @@ static void put(struct line *l, const char *s)
         l->text[l->n++] = *s++;
 }
 
-static void put_num(struct line *l, long long v)
+/* (unsigned: a size may be SIZE_MAX, a profile too large for the address space) */
+static void put_num(struct line *l, unsigned long long u)
 {
     char digits[24];
     size_t d = 0;
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
     do
         digits[d++] = (char)('0' + u % 10);
     while ((u /= 10) && d < sizeof digits);
-    if (v < 0)
-        put(l, "-");
     while (d) {
         char c[2] = { digits[--d], 0 };
         put(l, c);
@@ -76,8 +74,8 @@ static void say(const char *what, int rc)
     put(&l, "profile: ");
     put(&l, what);
     if (rc) {
-        put(&l, " (");
-        put_num(&l, rc);
+        put(&l, rc < 0 ? " (-" : " (");
+        put_num(&l, rc < 0 ? 0u - (unsigned)rc : (unsigned)rc);
         put(&l, ")");
     }
     say_line(&l);
@@ -113,15 +111,15 @@ static void say_no_room(const char *what, const char *why, const char *hint)
     struct line l = { .n = 0 };
     put(&l, "profile: ");
     put(&l, what);
-    put(&l, " (");
-    put_num(&l, -ENOMEM);
+    put(&l, " (-");
+    put_num(&l, ENOMEM);
     put(&l, "): ");
     put(&l, why);
     if (needed) {
         put(&l, ": it needs ");
-        put_num(&l, (long long)needed);
+        put_num(&l, needed);
         put(&l, " bytes, the largest free block is ");
-        put_num(&l, (long long)heap_largest_block(needed));
+        put_num(&l, heap_largest_block(needed));
         put(&l, " bytes");
     }
     say_line(&l);
