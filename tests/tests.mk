@@ -185,15 +185,22 @@ $(eval $(call firmware,semihosting-writes,tests/semihosting/writes.c,tests/semih
 $(TB)/fw/semihosting-writes.elf: APP_LDFLAGS += -Wl,--wrap=__profile_hit
 $(eval $(call firmware,semihosting-autostart,tests/semihosting/autostart_app.c,))
 $(TB)/fw/semihosting-autostart.elf: APP_LDFLAGS += $(PROFILE_AUTOSTART_LDFLAGS)
+# ... and on a heap that gives no block above 256 bytes: autostart's -ENOMEM message.
+$(eval $(call firmware,semihosting-nomem,tests/semihosting/autostart_app.c,tests/semihosting/small_heap.c))
+$(TB)/fw/semihosting-nomem.elf: APP_LDFLAGS += $(PROFILE_AUTOSTART_LDFLAGS) -Wl,--wrap=malloc -Wl,--wrap=calloc
+# ... and on one that gives the profile its block but no other: profile_write's at exit.
+$(eval $(call firmware,semihosting-nomem-write,tests/semihosting/autostart_app.c,tests/semihosting/small_heap.c))
+$(TB)/fw/semihosting-nomem-write.elf: APP_LDFLAGS += $(PROFILE_AUTOSTART_LDFLAGS) -Wl,--wrap=malloc -Wl,--wrap=calloc
+$(TB)/fw/semihosting-nomem-write/plain/tests/semihosting/small_heap.c.o: APP_CFLAGS += -DSMALL_HEAP_ONE_LARGE
 SEMIHOSTING_FW    := $(TB)/fw/semihosting-writes.elf $(TB)/fw/semihosting-autostart.elf \
-                     $(TB)/fw/demo-semihosting.elf
+                     $(TB)/fw/demo-semihosting.elf $(TB)/fw/semihosting-nomem.elf \
+                     $(TB)/fw/semihosting-nomem-write.elf
 SEMIHOSTING_SUITE := tests/semihosting/test_semihosting.py
 
-# The boards whose C library glue has files through semihosting: newlib's
-# (hal/common/src/syscalls.c); picolibc's (hal/common/src/picolibc.c) has none yet. A board's
-# LIBC is in its board.mk or in the board.mk it includes.
-semihosting_board_mks = $(wildcard boards/$(1)/board.mk) $(if $(wildcard boards/$(1)/board.mk),$(shell sed -n 's|^include *\(boards/[^/ ]*/board\.mk\) *$$|\1|p' boards/$(1)/board.mk))
-board_has_semihosted_files = $(if $(strip $(call semihosting_board_mks,$(1))),$(if $(filter picolibc,$(firstword $(shell sed -n 's/^LIBC *:*= *//p' $(call semihosting_board_mks,$(1))))),,y))
+# The boards whose C library glue has files through semihosting: every board's (newlib's
+# hal/common/src/syscalls.c and picolibc's picolibc.c share hostfile.c); not BOARD=none's,
+# which has no glue.
+board_has_semihosted_files = $(if $(wildcard boards/$(1)/board.mk),y)
 
 # The board suite (make BOARD=x test-board, and make test on every other board) runs it too.
 $(eval board_suite_before_semihosting = $(value board_suite))
@@ -307,3 +314,10 @@ TESTS     += tests/qemu/test_tftp_stacks.py $(foreach b,$(filter-out $(BOARD),$(
 TESTS     += tests/qemu/test_tftp_halts_stacks.py
 TEST_DEPS += $(TB)/fw/tftp-stacks.elf
 include tests/truth.mk
+
+# =========================================================================================
+# ---- public headers stand alone ------------------------------------------------------------
+# =========================================================================================
+# Every installed header compiles with its own #include alone, and <cyg/hal/board_api.h>
+# gives its constants (BOARD_CLOCK_HZ, ...): a Cortex-M and a RISC-V board.
+TESTS += tests/build/test_headers.sh

@@ -4,7 +4,10 @@
 # newlib-nano (newlib's small variant, for boards with little RAM) or picolibc.
 COMMON_INC  := hal/common/include
 LIBC        ?= newlib
-COMMON_SRCS := hal/common/src/$(if $(filter picolibc,$(LIBC)),picolibc.c,syscalls.c)
+# hostfile.c: files on the host through semihosting, which both glues wrap in their C
+# library's names for open/read/write/... (so the requests and their errors live once).
+COMMON_SRCS := hal/common/src/$(if $(filter picolibc,$(LIBC)),picolibc.c,syscalls.c) \
+               hal/common/src/hostfile.c
 COMMON_CDL  := hal/common/libc_$(if $(filter picolibc,$(LIBC)),picolibc,newlib).cdl
 # The C library's flags for the package and applications: compile (LIBC_CFLAGS), link
 # (LIBC_LDFLAGS) and libraries (LIBC_LIBS). newlib needs none but its libraries.

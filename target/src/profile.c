@@ -10,6 +10,9 @@
 /* The records the closed mcount gate points to (profile_disarm): free, never written. */
 const struct profile_arc profile_arcs_none[2];
 
+/* (profile_priv.h) Owned by profile_on_ranges and profile_write. */
+size_t profile_enomem_bytes;
+
 /* The one profiling state. Owned here: profile_on/profile_off/profile_reset change its
  * layout and arrays in profile_lock sections; hist.c (timer ISR) and arcs.c (mcount, any
  * context) and the HAL's mcount stub update counters; snapshot.c swaps sets; gmon.c and
@@ -276,12 +279,17 @@ int profile_on_ranges(const struct profile_range *ranges, int nranges, int bucke
     }
 
     struct profile_layout l;
+    profile_enomem_bytes = 0;
     int rc = profile_layout_compute(sorted, (uint32_t)nranges, bucket_size, &l);
+    if (rc == -ENOMEM)      /* (more than a size_t: said as the most one can hold) */
+        profile_enomem_bytes = l.total_bytes < SIZE_MAX ? (size_t)l.total_bytes : SIZE_MAX;
     if (rc)
         return rc;
     void *memory = malloc((size_t)l.total_bytes);
-    if (!memory)
+    if (!memory) {
+        profile_enomem_bytes = (size_t)l.total_bytes;
         return -ENOMEM;
+    }
     memset(memory, 0, (size_t)l.total_bytes);
 
     hal_profile_irq_state irq = profile_lock();

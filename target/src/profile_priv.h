@@ -171,6 +171,12 @@ extern struct profile_state profile_state;
  * a reader, merged back or dropped by profile_snapshot_release(). */
 extern struct profile_state profile_frozen;
 
+/* Bytes of the heap allocation whose failure made the last profile_on() or profile_write()
+ * return -ENOMEM (0: they did not), so that a message can say how much was missing
+ * (autostart.c) while the API returns only the errno. Set by the one that failed, cleared
+ * as each starts; thread context only, as they are. */
+extern size_t profile_enomem_bytes;
+
 /* Points s's arcs, overflow entries and bins into the set of memory at base. */
 void profile_set_layout(struct profile_state *s, void *base);
 

@@ -57,8 +57,10 @@ static int spare_lend(struct lent_set *l)
     if (!needed)
         return 0;       /* a spare is there, or a snapshot is out: profile_snapshot_take says */
     void *set = malloc(bytes);
-    if (!set)
+    if (!set) {
+        profile_enomem_bytes = bytes;
         return -ENOMEM;
+    }
     memset(set, 0, bytes);  /* a spare's arrays are zero */
     irq = profile_lock();
     if (s->generation == l->generation && !s->spare && !profile_frozen.bins) {
@@ -179,8 +181,10 @@ static int write_stacks(const char *path, struct profile_gmon_reader *r)
     size_t len = strlen(path);
     size_t base = len >= 4 && strcmp(path + len - 4, ".out") == 0 ? len - 4 : len;
     char *name = malloc(base + sizeof ".stacks");
-    if (!name)
+    if (!name) {
+        profile_enomem_bytes = base + sizeof ".stacks";
         return -ENOMEM;
+    }
     memcpy(name, path, base);
     memcpy(name + base, ".stacks", sizeof ".stacks");
     int rc = write_file(name, r, profile_stacks_image_size(), stacks_piece);
@@ -233,6 +237,7 @@ int profile_write(const char *path)
     if (busy)
         return -EBUSY;
 
+    profile_enomem_bytes = 0;
     struct lent_set lent;
     int rc = spare_lend(&lent);
     struct profile_gmon_reader r;

@@ -12,7 +12,12 @@
   - an application linked with PROFILE_AUTOSTART and nothing else
     (tests/semihosting/autostart_app.c): gmon.out at exit, with main's own call, a
     constructor's and an atexit handler's; on the reference board, built again with the
-    CYG..._AUTOSTART_* options set, which take effect.
+    CYG..._AUTOSTART_* options set, which take effect;
+  - the same application on a heap with no block above 256 bytes
+    (tests/semihosting/small_heap.c): autostart's profile_on fails with -ENOMEM, and the
+    console says so in words a person can act on: the figures (bytes needed, the largest
+    free block) and what to change; on one that gives the profile its block and no other
+    large one, the same for profile_write's -ENOMEM at exit.
 """
 import os
 import re
@@ -210,6 +215,48 @@ def test_autostart(t):
          "PROFILE_AUTOSTART: main, a constructor and an atexit handler are profiled")
 
 
+def test_autostart_nomem(t):
+    elf = private_copy("semihosting-nomem")
+    work = os.path.join(OUT, "autostart-nomem")
+    rc, lines = boot(elf, work)
+    console = [line for _, line in lines]
+    text = "\n".join(console)
+    t.ok(rc == 0 and "app: done" in console and not os.path.exists(os.path.join(work, "gmon.out")),
+         "PROFILE_AUTOSTART on a heap too small: the application runs anyway, no gmon.out", text)
+    m = re.search(r"^profile: autostart: profile_on failed \(-12\): no room on the heap for the "
+                  r"profile of all code \(_stext\.\._etext\): it needs (\d+) bytes, the largest "
+                  r"free block is (\d+) bytes$", text, re.M)
+    t.ok(m is not None and int(m.group(1)) > 256 and int(m.group(2)) == 256,
+         "autostart's -ENOMEM line: what failed, the bytes needed, the largest free block (256)",
+         text)
+    t.ok(re.search(r"^profile: to fit: set CYGNUM_PROFILE_AUTOSTART_BUCKET above \d+ \(each "
+                   r"doubling halves the histogram\), or give the heap more RAM, or call "
+                   r"profile_on\(\) on a smaller range instead of linking PROFILE_AUTOSTART$",
+                   text, re.M) is not None,
+         "autostart's -ENOMEM hint: what to change (the bucket option, the heap, a smaller range)",
+         text)
+
+
+def test_write_nomem(t):
+    elf = private_copy("semihosting-nomem-write")
+    work = os.path.join(OUT, "write-nomem")
+    rc, lines = boot(elf, work)
+    console = [line for _, line in lines]
+    text = "\n".join(console)
+    t.ok(rc == 0 and "app: done" in console and not os.path.exists(os.path.join(work, "gmon.out")),
+         "profile_write at exit with no room for its copy: the application ends, no gmon.out", text)
+    m = re.search(r"^profile: could not write gmon\.out \(-12\): no room on the heap for the "
+                  r"write's copy of the profile: it needs (\d+) bytes, the largest free block "
+                  r"is (\d+) bytes$", text, re.M)
+    t.ok(m is not None and int(m.group(1)) > 256 and int(m.group(2)) == 256,
+         "profile_write's -ENOMEM line: what failed, the bytes needed, the largest free block",
+         text)
+    t.ok(re.search(r"^profile: to make room, allocate long-lived buffers before profiling "
+                   r"starts, or shrink the profile: set CYGNUM_PROFILE_AUTOSTART_BUCKET above "
+                   r"\d+ ", text, re.M) is not None,
+         "profile_write's -ENOMEM hint: what to change", text)
+
+
 def test_autostart_options(t):
     """The CDL options take effect: the autostart firmware built in a configuration of
     its own (a build directory of its own, as make CYG...=VALUE does)."""
@@ -250,6 +297,8 @@ def main():
     test_demo(t)
     test_writes(t)
     test_autostart(t)
+    test_autostart_nomem(t)
+    test_write_nomem(t)
     # (once, on the reference board: the options do not depend on the board)
     if h.BOARD == "mps2-an385":
         test_autostart_options(t)

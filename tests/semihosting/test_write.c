@@ -429,6 +429,8 @@ static void test_refusals(void **state)
     fake_hal.fail_malloc = 1;
     assert_int_equal(profile_write("gmon.out"), -ENOMEM);
     fake_hal.fail_malloc = 0;
+    /* ... and how much it asked for, for autostart's message: one set. */
+    assert_int_equal(profile_enomem_bytes, profile_state.set_bytes);
 #else
     /* A TFTP transfer holds the snapshot. */
     struct profile_gmon_reader r;

@@ -1,6 +1,7 @@
 /* The profile_write firmware's part compiled without -pg: the count of every profile timer
  * sample (the link wraps __profile_hit, tests/tests.mk), the C library's files through
- * semihosting (hal/common/src/syscalls.c), and the way out on a failure. */
+ * semihosting (hal/common/src/hostfile.c, under newlib's or picolibc's names), and the way out
+ * on a failure. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>

@@ -2,7 +2,9 @@
  * What every board gives firmware and the tests, whatever its architecture: the console,
  * a monotonic clock, interrupt control, a periodic "fast timer" and a software-pendable
  * interrupt. Each board implements these in boards/<board>/ and includes this header from
- * its <cyg/hal/board.h>, which also defines the constants below.
+ * its <cyg/hal/board.h>, which also defines the constants below. This header includes the
+ * board's <cyg/hal/board.h> in turn (at its end, after its declarations, which board.h may
+ * use): either header alone gives the whole API, constants included.
  *
  * Constants a board's <cyg/hal/board.h> defines:
  *   BOARD_CLOCK_HZ             ticks per second of board_clock_ticks()
@@ -78,4 +80,8 @@ void board_fast_timer_ack(void);
 #ifdef __cplusplus
 }
 #endif
+
+/* The constants (BOARD_CLOCK_HZ, ...): without them the API above cannot be used. When
+ * board.h came first and included this header, its guard makes this a no-op. */
+#include <cyg/hal/board.h>
 #endif
