@@ -59,7 +59,7 @@ static void add_image(const uint8_t *img, size_t size, struct sweep_totals *t)
     t->samples += get32(img + 8);
     t->overhead += get32(img + 12);
     t->out_of_range += get32(img + 8) - get32(img + 12) - bins;
-    t->not_recorded += get32(img + 16);
+    t->not_recorded += get32(img + 16) & 0xFFFFFFu;   /* (under the check byte: doc/format.md) */
     t->in_bins += bins;
     for (size_t a = arcs_at; a < size; a += 13) {
         if (img[a] != 1)
