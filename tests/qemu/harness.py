@@ -264,3 +264,33 @@ def gmon_parse(path, addr_bytes=None):
     size = (hists[0][1] - hists[0][0]) // hists[0][2]
     hist = (addrs[0], addrs[-1] + size, len(addrs), hists[0][3], tuple(counts[x] for x in addrs))
     return hdr, hist, arcs
+
+
+class ExecTrace:
+    """QEMU's exec log, read as it is written (a FIFO): one "Trace N: host [cs/pc/...]"
+    line an instruction when single-stepping. Iterating gives (pc, in_isr) for each
+    instruction executed: in_isr from the profile timer's interrupt entry (isr_entry) to the
+    first PC for which in_sample_path is false. An instruction logged twice in a row counts
+    once: under -icount an instruction that reads a device ends its block and runs again,
+    logged again (no instruction of the workloads branches to itself)."""
+
+    def __init__(self, path, isr_entry, in_sample_path):
+        self.path, self.isr_entry, self.in_sample_path = path, isr_entry, in_sample_path
+        self.isr_entries = 0
+
+    def __iter__(self):
+        in_isr, last = False, None
+        with open(self.path, "rb") as f:
+            for line in f:
+                if not line.startswith(b"Trace"):
+                    continue
+                pc = int(line.split(b"/", 2)[1], 16) & ~1
+                if pc == last:
+                    continue
+                last = pc
+                if pc == self.isr_entry:
+                    in_isr = True
+                    self.isr_entries += 1
+                elif in_isr and not self.in_sample_path(pc):
+                    in_isr = False
+                yield pc, in_isr

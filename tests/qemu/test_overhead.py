@@ -70,23 +70,15 @@ class TraceCounter(threading.Thread):
         self.all = self.package = self.isr = self.isr_entries = 0
 
     def run(self):
-        in_isr = False
-        with open(self.fifo, "rb") as f:
-            for line in f:
-                if not line.startswith(b"Trace"):
-                    continue
-                pc = int(line.split(b"/", 2)[1], 16)
-                if pc == self.isr_entry:
-                    in_isr = True
-                    self.isr_entries += 1
-                elif in_isr and not self.in_sample_path(pc):
-                    in_isr = False
-                if in_isr:
-                    self.isr += 1
-                    continue
-                self.all += 1
-                if self.in_package(pc):
-                    self.package += 1
+        trace = h.ExecTrace(self.fifo, self.isr_entry, self.in_sample_path)
+        for pc, in_isr in trace:
+            if in_isr:
+                self.isr += 1
+                continue
+            self.all += 1
+            if self.in_package(pc):
+                self.package += 1
+        self.isr_entries = trace.isr_entries
 
 
 def main():

@@ -123,41 +123,27 @@ class Trace(threading.Thread):
         self.package = self.isr = self.isr_entries = 0
 
     def run(self):
-        img, in_isr, name, last = self.img, False, None, None
-        started = False
+        img, started = self.img, False
         # (the trace starts in truth_mark, called by run, which main may have inlined)
         stack = ["main"] + (["run"] if "run" in img.hooked else [])
-        with open(self.fifo, "rb") as f:
-            for line in f:
-                if not line.startswith(b"Trace"):
+        trace = h.ExecTrace(self.fifo, img.isr_entry, img.in_sample_path)
+        for pc, in_isr in trace:
+            if not started:
+                if pc != img.window:
                     continue
-                pc = int(line.split(b"/", 2)[1], 16) & ~1
-                if not started:
-                    if pc != img.window:
-                        continue
-                    started = True
-                if pc == last:
-                    # Under -icount an instruction that reads a device ends its block and
-                    # runs again, logged twice (a read of the board clock: every poll of
-                    # idle). No instruction of the workload branches to itself.
-                    continue
-                last = pc
-                if pc == img.isr_entry:
-                    in_isr = True
-                    self.isr_entries += 1
-                elif in_isr and not img.in_sample_path(pc):
-                    in_isr = False
-                if in_isr:
-                    self.isr += 1
-                    continue
-                if img.in_package(pc):
-                    self.package += 1
-                    continue
-                name = img.name_of(pc)
-                self.funcs[name] = self.funcs.get(name, 0) + 1
-                self.follow(stack, pc, name)
-                key = ";".join(stack)
-                self.paths[key] = self.paths.get(key, 0) + 1
+                started = True
+            if in_isr:
+                self.isr += 1
+                continue
+            if img.in_package(pc):
+                self.package += 1
+                continue
+            name = img.name_of(pc)
+            self.funcs[name] = self.funcs.get(name, 0) + 1
+            self.follow(stack, pc, name)
+            key = ";".join(stack)
+            self.paths[key] = self.paths.get(key, 0) + 1
+        self.isr_entries = trace.isr_entries
 
     def follow(self, stack, pc, name):
         """The hooked frames as the trace shows them: a hooked function's entry is a call,
