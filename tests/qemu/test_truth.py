@@ -176,9 +176,7 @@ def run_firmware(elf, out_dir, icount, samples, phases=PHASES):
     shutil.rmtree(out_dir, ignore_errors=True)
     os.makedirs(out_dir)
     img = Image(elf)
-    # (truth_samples is set once the startup has copied .data: at main)
-    traces, cmds = {}, ["break main", "continue", "delete",
-                        "set var truth_samples = %d" % samples, "cd " + out_dir,
+    traces, cmds = {}, ["set var truth_samples = %d" % samples, "cd " + out_dir,
                         "break truth_trace", "break truth_done"]
     for p in phases:
         fifo = os.path.join(out_dir, "trace%d.fifo" % p)
