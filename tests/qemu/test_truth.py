@@ -339,7 +339,7 @@ def main():
     # aliasing is gross).
     nodither = os.path.join(h.FW_DIR, "truth-nodither.elf")
     out_dir = os.path.join(OUT, "nodither")
-    img, traces, out = run_firmware(nodither, out_dir, 5, SAMPLES // 10, (1,))
+    img, traces, out = run_firmware(nodither, out_dir, 5, SAMPLES, (1,))
     gmon = os.path.join(out_dir, "p1.out")
     if traced(t, "no dithering (the control)", traces[1], out) and \
        t.ok(os.path.exists(gmon), "no dithering (the control): gmon.out fetched", out[-1500:]):
