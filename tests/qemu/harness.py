@@ -266,6 +266,16 @@ def gmon_parse(path, addr_bytes=None):
     return hdr, hist, arcs
 
 
+# The sample path: what the profile timer's interrupt runs besides its handler (board.mk's
+# BOARD_PROFILE_ISR): the package's sample code and the boards' sample functions (the
+# timer's acknowledge and next period). A trace region that enters the handler ends at the
+# first instruction outside these and outside _stext.._etext (vectors, trap entries).
+SAMPLE_PATH = ("__profile_hit", "hit_miss", "profile_slow_path", "profile_clear",
+               "profile_clear_counts", "memset", "profile_stack_sample",
+               "cmsdk_profile_sample", "nrf51_profile_sample", "sp804_profile_sample",
+               "hal_mtimer_isr", "mtimer_isr_shared", "armv7a_irq_dispatch")
+
+
 class ExecTrace:
     """QEMU's exec log, read as it is written (a FIFO): one "Trace N: host [cs/pc/...]"
     line an instruction when single-stepping. Iterating gives (pc, in_isr) for each

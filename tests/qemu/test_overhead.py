@@ -34,14 +34,7 @@ ELF = os.path.join(h.FW_DIR, "bench.elf")
 OUT = os.path.join(h.OUT_ROOT, "overhead")
 CALLS = 20000   # about 20000 samples: the share to a few tenths of a point
 NM = re.sub(r"gprof$", "nm", h.GPROF)
-# The sample path: the profile timer's handler (board.mk's BOARD_PROFILE_ISR) and what it
-# runs. A trace region that enters the handler ends at the first instruction outside these
-# and outside all code past _stext.._etext (vectors, trap entries).
-SAMPLE_PATH = ("__profile_hit", "hit_miss", "profile_slow_path", "profile_clear",
-               "profile_clear_counts", "memset",
-               # the boards' sample functions (the timer's acknowledge and next period)
-               "cmsdk_profile_sample", "nrf51_profile_sample", "sp804_profile_sample",
-               "hal_mtimer_isr", "mtimer_isr_shared")
+SAMPLE_PATH = h.SAMPLE_PATH
 
 
 def symbols():

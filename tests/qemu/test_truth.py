@@ -44,11 +44,7 @@ OBJDUMP = re.sub(r"gprof$", "objdump", h.GPROF)
 # Hooked functions that run no code without hooks: gmon.out and gmon.stacks agree exactly.
 EXACT = ("leaf", "flat_0", "flat_1", "flat_3", "flat_6", "ram_2", "caller_a", "caller_b",
          "caller_c", "outer")
-# The sample path, besides the board's handler: what no sample can see.
-SAMPLE_PATH = ("__profile_hit", "hit_miss", "profile_slow_path", "profile_clear",
-               "profile_clear_counts", "memset", "profile_stack_sample", "cmsdk_profile_sample",
-               "nrf51_profile_sample", "sp804_profile_sample", "hal_mtimer_isr",
-               "mtimer_isr_shared", "armv7a_irq_dispatch")
+SAMPLE_PATH = h.SAMPLE_PATH
 
 
 class Image:
