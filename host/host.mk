@@ -1,4 +1,4 @@
-# host/: tgprof, the gprof-compatible analyzer (issue 5).  Included by the top Makefile.
+# host/: tgprof, the gprof-compatible analyzer.  Included by the top Makefile.
 #   make build/host/tgprof     the tool (also: make host)
 #   make test                  host/tests/*.sh compare tgprof with GNU gprof byte for byte
 #   make test-host             the same host tests alone (no QEMU)

@@ -160,7 +160,7 @@ $(OTHER_BOARD_DEPS): board-deps-%: $(SETUP_STAMP) $(BUILD)/host/tgprof
 	@$(MAKE) --no-print-directory BOARD=$* test-board-deps
 
 # =========================================================================================
-# ---- profile_write, PROFILE_AUTOSTART, files through semihosting (issue 14) -------------
+# ---- profile_write, PROFILE_AUTOSTART, files through semihosting -------------
 # =========================================================================================
 # (autostart.c needs a linker script's _stext/_etext: the host unit tests leave it out; the
 # recipes above expand UNIT_CORE when they run, so they see this too.)
@@ -213,7 +213,7 @@ endif
 TESTS += $(foreach b,$(OTHER_BOARDS),$(if $(call board_has_semihosted_files,$(b)),$(SEMIHOSTING_SUITE)@$(b)))
 
 # =========================================================================================
-# ---- the profiler out of the user's numbers (issue 13) ----------------------------------
+# ---- the profiler out of the user's numbers ----------------------------------
 # =========================================================================================
 # Samples in the package's own code are overhead, in no bin; their share agrees with an
 # instruction trace (tests/qemu/test_overhead.py, on the bench firmware): on the reference
@@ -226,7 +226,7 @@ test-board-deps: $(TB)/fw/bench.elf
 endif
 
 # =========================================================================================
-# ---- no saturation (issue 14, part 3) -----------------------------------------------------
+# ---- no saturation -----------------------------------------------------
 # =========================================================================================
 # One bucket sampled 200,000 times at 10 us: every extraction path (gdb, profile_write) and
 # both readers (GNU gprof, tgprof) show all of them. On every board (the board suite): the
@@ -242,7 +242,7 @@ TESTS     += tests/qemu/test_hot_bucket.py $(foreach b,$(OTHER_BOARDS),tests/qem
 TEST_DEPS += $(TB)/fw/hot_bucket.elf
 
 # =========================================================================================
-# ---- several ranges (issue 14, part 2) ---------------------------------------------------
+# ---- several ranges ---------------------------------------------------
 # =========================================================================================
 # The RAM-code firmware (tests/qemu/ramfunc.c) profiled over flash and .ramfunc with
 # profile_on_ranges: exact arcs flash -> RAM -> flash, RAM code's samples in its own bins, a
@@ -256,7 +256,7 @@ TESTS     += tests/qemu/test_ranges.py $(foreach b,$(OTHER_BOARDS),tests/qemu/te
 TEST_DEPS += $(TB)/fw/ranges.elf
 
 # =========================================================================================
-# ---- stack-profiling mode (issue 15) -------------------------------------------------------
+# ---- stack-profiling mode -------------------------------------------------------
 # =========================================================================================
 # tests/qemu/stacks.c in configurations of their own (CYGPKG_PROFILE_STACKS; and with a
 # tree of 4 nodes, so that heavy and all after it get none, and shadow stacks of 4 frames),

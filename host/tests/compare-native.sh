@@ -191,7 +191,7 @@ if command -v g++ > /dev/null; then
 	# library's headers.  A DWARF 5 line sequence that never sets its file is in file 1
 	# (one such header) for libdw, in the unit's own file for BFD 2.40: gprof names those
 	# lines FILE.cc:HEADER-LINE, in -l, -C, -A (-y), --inline-file-names and the index.
-	# stdmap.cc is the four-line program of issue 10.  (-gdwarf-5: the rule is DWARF 5's,
+	# stdmap.cc is the four-line program that once showed the header-member file names wrong.  (-gdwarf-5: the rule is DWARF 5's,
 	# and a compiler may default to DWARF 4.)
 	if build cxx-map "-O2 -gdwarf-5" 1 stdmap.cc; then
 		run_set cxx-map "-b -pstdmap.cc" "-b -Qstdmap.cc" "-l -b --inline-file-names" "-A -l -x -b"

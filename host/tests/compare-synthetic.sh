@@ -55,7 +55,7 @@ for elf in "${elfs[@]}"; do
 		# callee is the function before (gprof's cg_tally), also with -l
 		case $gen in *-X*) opts+=("-l -b" "-b -q -z");; esac
 		case $gen in "-s 1"|"-s 2 -a 3000") opts+=("-a -b" "-b -pf00010" "-b -Qf00020" "-b -D" "-b -w 100");; esac
-		# buckets past 65535 as the target writes them (issue 14): also line by line
+		# buckets past 65535 as the target writes them: also line by line
 		case $gen in *-O*) opts+=("-l -b" "-b -p" "-b -z");; esac
 		# basic-block records (tag 2): counted by -i, ignored but with -l
 		case $gen in *"-b 60"*) opts+=("-C" "-C -z" "-l -b" "-l -b -z" "-A" "-s");; esac
@@ -102,7 +102,7 @@ for elf in "${elfs[@]}"; do
 	fi
 done
 
-# -k and -q/-Q FROM/TO (issue 10): gprof keeps one table entry per FROM address, the
+# -k and -q/-Q FROM/TO: gprof keeps one table entry per FROM address, the
 # spec given last; a FROM without /TO has no arcs, so alone it deletes nothing (output as
 # without it), but after a FROM/TO of the same FROM it undoes that one.
 for pair in x86.elf:gprof arm.elf:arm-none-eabi-gprof; do
@@ -131,7 +131,7 @@ for pair in x86.elf:gprof arm.elf:arm-none-eabi-gprof; do
 	done
 done
 
-# A histogram whose lowpc is above its highpc (issue 10): gprof reads it (the range
+# A histogram whose lowpc is above its highpc: gprof reads it (the range
 # wraps around, every function gets a sliver of time) and exits 0; tgprof gives the same
 # output, and a warning naming the file and the offset.
 for pair in x86.elf:gprof:Q arm.elf:arm-none-eabi-gprof:I; do

@@ -40,7 +40,7 @@ check "DOT edge labels are the call graph's call counts (generated profile)" $D 
 # (-z: a run without samples leaves out main, which nothing calls)
 gprof -b -q -z prog gmon.out > run.cg
 check "DOT edge labels are the call graph's call counts (the run, with cycles)" $D edges all.dot run.cg 10
-# Pictures a person can read (issue 10).  A made profile of a recursive-descent parser
+# Pictures a person can read.  A made profile of a recursive-descent parser
 # (progs/parse.c): the cycle expr -> term -> factor -> expr has 98% of the time, all in
 # factor's callee digit; expr, the member main and batch (60%) call, has 0.0% of its own,
 # and so has term.  The way in stays drawn, whatever the threshold; eval, a small caller

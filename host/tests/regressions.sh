@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# What trying tgprof on real third-party programs found (issue 10), beyond gprof parity
+# What trying tgprof on real third-party programs found, beyond gprof parity
 # (compare-synthetic.sh) and hostile inputs (robustness.sh): callgrind files with C++
 # names demangled as valgrind writes them, --svg to a path that cannot be written, the
-# ELF fuzzer's temporary files; and what the RISC-V boards found (issue 12): line rows
+# ELF fuzzer's temporary files; and what the RISC-V boards found: line rows
 # at address 0 left by --gc-sections.
 set -u
 . "$(dirname "$0")/lib.sh" regressions
@@ -94,7 +94,7 @@ if command -v clang > /dev/null && echo 'int LLVMFuzzerTestOneInput(const char *
 else
 	skip "ELF fuzzer temporary files" "clang with libFuzzer is not installed"
 fi
-# ---- line rows at address 0: code dropped by --gc-sections (issue 12) ------------------
+# ---- line rows at address 0: code dropped by --gc-sections ------------------
 # The unit of gc-dropped.c, whose functions the linker drops, keeps its line table.  Where
 # the assembler cannot resolve the address advances itself (RISC-V: linker relaxation;
 # GCC's own line tables, -gno-as-loc-support: an address per row), every row of a dropped

@@ -182,7 +182,7 @@ for field in size offset; do
 		nok ".text $field past the end, -c: exit $rc, $(cmp ref.out out.txt) $(head -c 200 err.txt)"
 	fi
 done
-# Fields BFD rejects or ignores (issue 10): gprof's exit status, and an error that names
+# Fields BFD rejects or ignores: gprof's exit status, and an error that names
 # the file and the offset of the bad field.
 # elf_case LABEL GPROF ELF GMON PATCH... -- MESSAGE-REGEX (with @ for the offset)
 elf_case() {

@@ -1,5 +1,5 @@
 /*
- * One histogram bucket sampled 200,000 times (issue 14, part 3: no saturation). Profiling
+ * One histogram bucket sampled 200,000 times: no saturation. Profiling
  * at a 10 us interval, main spins in hot_loop, a loop that fills one 16-byte bucket alone,
  * until the profile timer has sampled it HOT_SAMPLES times: a wrapper of __profile_hit
  * (linked with -Wl,--wrap=__profile_hit) counts the samples there before the package sees

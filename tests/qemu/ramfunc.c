@@ -1,5 +1,5 @@
 /*
- * Code that runs from RAM (issue 14): functions in section ".ramfunc" (and ".ramfunc.*"),
+ * Code that runs from RAM: functions in section ".ramfunc" (and ".ramfunc.*"),
  * which every board's linker script links to run in RAM and loads in CODE, and which the
  * startup copies before main. Compiled with -pg, as tests/qemu/calls.c.
  *

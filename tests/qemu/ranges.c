@@ -1,5 +1,5 @@
 /*
- * Several ranges profiled at once (issue 14, part 2): the RAM-code firmware
+ * Several ranges profiled at once: the RAM-code firmware
  * (tests/qemu/ramfunc.c, included whole: its functions in flash and in .ramfunc, its call
  * structure in ramfunc.h, its checks and its phase_done), but profiled over the two runs
  * of code the board has: flash, _stext.._etext, and the code the startup copied to RAM,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""No saturation, end to end (issue 14, part 3): one bucket sampled 200,000 times at a
+"""No saturation, end to end: one bucket sampled 200,000 times at a
 10 us interval (tests/qemu/hot_bucket.c: hot_loop spins in a 16-byte bucket of its own until
 the profile timer has sampled it 200,000 times, which a wrapper of __profile_hit counts).
 A 16-bit bin would stick at 65535; the overflow entry keeps the rest, and gmon.out holds

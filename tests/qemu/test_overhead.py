@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The profiler is not the user's hot spot (issue 13): a timer sample whose PC lies in the
+"""The profiler is not the user's hot spot: a timer sample whose PC lies in the
 package's own code (the linker script's run __profile_text_start..__profile_text_end: the
 mcount stub, __profile_mcount and what it calls, ...) is counted as profiler overhead and
 put in no bin.

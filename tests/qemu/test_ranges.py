@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Several ranges profiled at once (issue 14, part 2), on every board: the RAM-code
+"""Several ranges profiled at once, on every board: the RAM-code
 firmware (tests/qemu/ramfunc.c, run by tests/qemu/ranges.c) profiled with
 profile_on_ranges over flash (_stext.._etext) and the code in RAM (_sramfunc.._eramfunc).
 

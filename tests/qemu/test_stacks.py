@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Stack-profiling mode (issue 15), on a board of each architecture: tests/qemu/stacks.c
+"""Stack-profiling mode, on a board of each architecture: tests/qemu/stacks.c
 built with CYGPKG_PROFILE_STACKS (its -pg code also with -finstrument-functions), run under
 QEMU, gmon.out and gmon.stacks fetched by gdb.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Stack-profiling mode with threads (issue 15): tests/qemu/threads.c, two threads on their
+"""Stack-profiling mode with threads: tests/qemu/threads.c, two threads on their
 own stacks switched by PendSV about every 37 us anywhere in their calls, the scheduler
 calling profile_stack_switch() as an RTOS's switch hook would (reference board, ARMv7-M).
 

@@ -268,7 +268,7 @@ def main():
              "no yield) and the client's get completes (%s; %r -> %r)" % (why, before, after),
              [p[:4] for p in heard or []])
 
-        # The attack of issue 9: a read request from a fresh port every 1.5 s, then every
+        # The hold attack: a read request from a fresh port every 1.5 s, then every
         # 0.3 s (faster than the hold time), of guest time, never acknowledged; meanwhile
         # tftp-hpa (the real client) fetches gmon.out eight times each.
         ratio = tg.guest_ratio()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gmon.stacks over TFTP (issue 15): the TFTP firmware built in the stack-profiling mode
+"""gmon.stacks over TFTP: the TFTP firmware built in the stack-profiling mode
 (CYGPKG_PROFILE_STACKS with the daemon) runs in QEMU; real clients get gmon.out, then
 gmon.stacks, while it keeps profiling.
 

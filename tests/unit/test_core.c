@@ -135,7 +135,7 @@ static void check_ovf_table(const struct profile_state *s)
     }
 }
 
-/* A bucket counts on past what its 16-bit bin holds (issue 14, part 3): exact up to 2^32-1
+/* A bucket counts on past what its 16-bit bin holds: exact up to 2^32-1
  * while an overflow entry is free (CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS; with 0 the bin
  * sticks at 0xFFFF, as below when the table is full). */
 static void test_bucket_counts_past_ffff(void **state)
