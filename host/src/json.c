@@ -2,13 +2,16 @@
  * numbers, the cycles and the arcs. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "analysis.h"
 #include "cg_arcs.h"
 #include "cg_print.h"
 #include "error.h"
 #include "gmon_io.h"
+#include "tasks.h"
 #include "symtab.h"
 
 static void jstr(FILE *f, const char *s)
@@ -120,6 +123,27 @@ static void json_arcs(FILE *f, const struct analysis *a, double hz)
 	}
 }
 
+/* "tasks" (with gmon.tasks): each task's id, name, samples and, from gmon.stacks, the
+ * calls it made (null without). */
+static void json_tasks(FILE *f, const struct analysis *a)
+{
+	const struct tasks *ts = a->tasks;
+	uint64_t *calls = a->stacks ? tasks_calls(ts, a->stacks) : NULL;
+	fprintf(f, ",\n  \"task_switches_unregistered\": %u,\n  \"tasks\": [", ts->unregistered);
+	for (uint32_t i = 0; i < ts->n; i++) {
+		fprintf(f, "%s\n    {\"id\": \"0x%llx\", \"name\": ", i ? "," : "",
+			(unsigned long long)ts->t[i].id);
+		jstr(f, ts->t[i].name);
+		fprintf(f, ", \"samples\": %u, \"calls\": ", ts->t[i].samples);
+		if (calls)
+			fprintf(f, "%llu}", (unsigned long long)calls[i]);
+		else
+			fputs("null}", f);
+	}
+	fputs("\n  ]", f);
+	free(calls);
+}
+
 int json_write(struct analysis *a, const char *path)
 {
 	FILE *f = fopen(path, "w");
@@ -141,7 +165,10 @@ int json_write(struct analysis *a, const char *path)
 	json_cycles(f, a, hz);
 	fputs("\n  ],\n  \"arcs\": [", f);
 	json_arcs(f, a, hz);
-	fputs("\n  ]\n}\n", f);
+	fputs("\n  ]", f);
+	if (a->tasks)
+		json_tasks(f, a);
+	fputs("\n}\n", f);
 	if (ferror(f) | fclose(f))
 		return error("%s: write error", path);
 	return 0;

@@ -23,6 +23,7 @@
 #include "sum.h"
 #include "symspec.h"
 #include "symtab.h"
+#include "tasks.h"
 
 #define TGPROF_VERSION "0.1"
 
@@ -100,6 +101,12 @@ static void usage(FILE *f)
 "  --folded=FILE               the stacks, folded (one line per stack: a;b;c N)\n"
 "  --flame-graph=FILE          the stacks as a flame graph (SVG, click to zoom)\n"
 "  --speedscope=FILE           the stacks in speedscope's JSON file format\n"
+"  --tasks-file=FILE           the tasks' samples (gmon.tasks; default: the gmon file's\n"
+"                              NAME.tasks beside it, if there is one); the stacks'\n"
+"                              thread contexts are then named after their tasks\n"
+"  --tasks                     the per-task table: samples, share of the CPU, calls\n"
+"  --task=NAME                 the task's row and its flat profile measured from\n"
+"                              gmon.stacks; the stacks' outputs of that task only\n"
 "Warnings gprof does not give (saturated bins, merged files with different rates,\n"
 "zero profiling rate, arcs outside every symbol, data lost on the target) and the\n"
 "target's profiler overhead go to standard error.\n");
@@ -107,7 +114,8 @@ static void usage(FILE *f)
 
 enum { OPT_DEMANGLE = 300, OPT_NO_DEMANGLE, OPT_INLINE_FILES,
        OPT_DOT = 256, OPT_SVG, OPT_CALLGRIND, OPT_JSON, OPT_THRESHOLD, OPT_UNIT,
-       OPT_STACKS = 320, OPT_FOLDED, OPT_FLAME, OPT_SPEEDSCOPE };
+       OPT_STACKS = 320, OPT_FOLDED, OPT_FLAME, OPT_SPEEDSCOPE, OPT_TASKS_FILE, OPT_TASKS,
+       OPT_TASK };
 
 static const struct option longopts[] = {
 	{"brief", no_argument, 0, 'b'},
@@ -152,6 +160,9 @@ static const struct option longopts[] = {
 	{"folded", required_argument, 0, OPT_FOLDED},
 	{"flame-graph", required_argument, 0, OPT_FLAME},
 	{"speedscope", required_argument, 0, OPT_SPEEDSCOPE},
+	{"tasks-file", required_argument, 0, OPT_TASKS_FILE},
+	{"tasks", no_argument, 0, OPT_TASKS},
+	{"task", required_argument, 0, OPT_TASK},
 	{"demangle", optional_argument, 0, OPT_DEMANGLE},
 	{"no-demangle", no_argument, 0, OPT_NO_DEMANGLE},
 	{"inline-file-names", no_argument, 0, OPT_INLINE_FILES},
@@ -159,17 +170,18 @@ static const struct option longopts[] = {
 	{0, 0, 0, 0},
 };
 
-/* The gmon file's calling-context tree beside it (NAME.out: NAME.stacks; else NAME.stacks
- * appended), when one gmon file was read and that file exists; else NULL. */
-static char *stacks_beside(const struct profile *p)
+/* The gmon file's companion file beside it, of the same snapshot (NAME.out: NAME.EXT; else
+ * .EXT appended: gmon.stacks, gmon.tasks), when one gmon file was read and that file
+ * exists; else NULL. */
+static char *companion_beside(const struct profile *p, const char *ext)
 {
 	if (p->nfiles != 1)
 		return NULL;
 	const char *g = p->files[0].name;
 	size_t len = strlen(g), base = len >= 4 && !strcmp(g + len - 4, ".out") ? len - 4 : len;
-	char *s = xmalloc(base + sizeof ".stacks");
+	char *s = xmalloc(base + strlen(ext) + 1);
 	memcpy(s, g, base);
-	strcpy(s + base, ".stacks");
+	strcpy(s + base, ext);
 	if (access(s, F_OK) == 0)
 		return s;
 	free(s);
@@ -213,6 +225,9 @@ struct run {
 	struct stacks stacks;
 	struct fmap map;
 	char *beside;              /* the gmon.stacks found beside the gmon file */
+	struct tasks tasks;
+	char *tasks_beside;        /* the gmon.tasks found beside the gmon file */
+	unsigned char *chosen;     /* --task: a flag per task */
 	int style;                 /* STYLE_* printed */
 	int first_output;          /* nothing printed yet */
 };
@@ -245,6 +260,7 @@ static const struct file_opt { int c; size_t field; } file_opts[] = {
 	{OPT_FOLDED, offsetof(struct options, folded)},
 	{OPT_FLAME, offsetof(struct options, flame)},
 	{OPT_SPEEDSCOPE, offsetof(struct options, speedscope)},
+	{OPT_TASKS_FILE, offsetof(struct options, tasks_file)},
 };
 
 /* What an option handler made of an option. */
@@ -330,6 +346,10 @@ static int value_option(struct run *r, int c, char *arg)
 		if (o->width < 1)
 			o->width = 1;
 		return OPT_DONE;
+	case OPT_TASK:
+		o->task = arg;
+		style_option(r, STYLE_TASKS);
+		return OPT_DONE;
 	case 't': o->table_length = atoi(arg); return OPT_DONE;
 	case 'm': o->min_count = atoi(arg); return OPT_DONE;
 	case 'I':
@@ -356,6 +376,7 @@ static int flag_option(struct run *r, int c, char *arg)
 	case 'l': o->lines = 1; r->eo.want_code_syms = 1; break;
 	case 'L': o->print_path = 1; break;
 	case 'r': style_option(r, STYLE_ORDER); break;
+	case OPT_TASKS: style_option(r, STYLE_TASKS); break;
 	case 'R': r->map_path = arg; style_option(r, STYLE_FILE_ORDER); break;
 	case 's':
 		/* gprof sets line granularity for -s: everything is as with -l */
@@ -451,7 +472,7 @@ static int read_symbols(struct run *r)
 static int read_stacks(struct run *r)
 {
 	const struct options *o = &r->o;
-	const char *path = o->stacks ? o->stacks : (r->beside = stacks_beside(&r->prof));
+	const char *path = o->stacks ? o->stacks : (r->beside = companion_beside(&r->prof, ".stacks"));
 	if (path && stacks_read(&r->stacks, path))
 		return -1;
 	int fit = path ? stacks_fit_gmon(&r->stacks, &r->prof, o->stacks != NULL) : 1;
@@ -467,7 +488,37 @@ static int read_stacks(struct run *r)
 	return 0;
 }
 
-/* The gmon files (-i: each one's summary as it is read), then gmon.stacks. */
+/* gmon.tasks: --tasks-file's, or the one beside the gmon file if it fits; --task's
+ * choice among its tasks. */
+static int read_tasks(struct run *r)
+{
+	const struct options *o = &r->o;
+	const char *path = o->tasks_file ? o->tasks_file
+					 : (r->tasks_beside = companion_beside(&r->prof, ".tasks"));
+	if (path && tasks_read(&r->tasks, path))
+		return -1;
+	int fit = path ? tasks_fit_gmon(&r->tasks, &r->prof, o->tasks_file != NULL) : 1;
+	if (fit < 0)
+		return -1;      /* --tasks-file named it: an error; found beside: ignored (1) */
+	if (fit == 0)
+		r->a.tasks = &r->tasks;
+	/* before any output, as for the stacks' outputs */
+	if ((o->style & STYLE_TASKS) && !r->a.tasks)
+		return error("--tasks and --task need gmon.tasks (from the target's per-task "
+			     "time; --tasks-file=FILE names it)%s",
+			     path ? ": the one found beside was not this profile's" : "");
+	if (o->task && !r->a.stacks)
+		return error("--task=%s: a task's own profile is measured in gmon.stacks (the "
+			     "target's stack-profiling mode; --stacks=FILE names it): gmon.out "
+			     "and gmon.tasks do not say where a task's time went", o->task);
+	if (o->task && tasks_select(&r->tasks, o->task, &r->chosen))
+		return -1;
+	r->a.chosen_tasks = r->chosen;
+	return 0;
+}
+
+/* The gmon files (-i: each one's summary as it is read), then gmon.stacks and
+ * gmon.tasks. */
 static int read_profiles(struct run *r)
 {
 	struct profile *prof = &r->prof;
@@ -485,7 +536,7 @@ static int read_profiles(struct run *r)
 		}
 	} while (++i < r->ngmon);
 	gmon_report_overhead(prof);
-	if (read_stacks(r))
+	if (read_stacks(r) || read_tasks(r))
 		return -1;
 	if (prof->nbbs && r->o.lines)
 		bb_assign(&r->tab, prof);
@@ -558,6 +609,12 @@ static int print_reports(struct run *r)
 	struct analysis *a = &r->a;
 	int style = r->style, bsd = r->o.bsd, rc = 0;
 	int want_flat = style & STYLE_FLAT, want_graph = (style & STYLE_GRAPH) && a->cg_sorted;
+	if (style & STYLE_TASKS) {
+		tasks_print(a->tasks, a->stacks, a->chosen_tasks, stdout);
+		if (a->chosen_tasks)
+			task_profile_print(a, stdout);
+		r->first_output = 0;
+	}
 	if (want_flat && !bsd)
 		print_flat(r);
 	if (want_graph) {
@@ -610,6 +667,9 @@ static void run_release(struct run *r)
 	order_release(&r->a);
 	stacks_release(&r->stacks);
 	free(r->beside);
+	tasks_release(&r->tasks);
+	free(r->tasks_beside);
+	free(r->chosen);
 	free(r->a.cg_sorted);
 	free(r->a.cycles);
 	free(r->a.arcs);
