@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "analysis.h"
+#include "clones.h"
 #include "cg_arcs.h"
 #include "cg_print.h"
 #include "elfsym.h"
@@ -107,6 +108,11 @@ static void usage(FILE *f)
 "  --tasks                     the per-task table: samples, share of the CPU, calls\n"
 "  --task=NAME                 the task's row and its flat profile measured from\n"
 "                              gmon.stacks; the stacks' outputs of that task only\n"
+"  --clones=fold|own           GCC's clones (f.part.0, f.isra.0, f.cold...): fold\n"
+"                              charges them to the symbol before them everywhere, as\n"
+"                              gprof; own to themselves everywhere.  Default: the\n"
+"                              flat profile, call graph, DOT and SVG fold (gprof's),\n"
+"                              --callgrind, --json and the stacks' outputs own\n"
 "Warnings gprof does not give (saturated bins, merged files with different rates,\n"
 "zero profiling rate, arcs outside every symbol, data lost on the target) and the\n"
 "target's profiler overhead go to standard error.\n");
@@ -115,7 +121,7 @@ static void usage(FILE *f)
 enum { OPT_DEMANGLE = 300, OPT_NO_DEMANGLE, OPT_INLINE_FILES,
        OPT_DOT = 256, OPT_SVG, OPT_CALLGRIND, OPT_JSON, OPT_THRESHOLD, OPT_UNIT,
        OPT_STACKS = 320, OPT_FOLDED, OPT_FLAME, OPT_SPEEDSCOPE, OPT_TASKS_FILE, OPT_TASKS,
-       OPT_TASK };
+       OPT_TASK, OPT_CLONES };
 
 static const struct option longopts[] = {
 	{"brief", no_argument, 0, 'b'},
@@ -163,6 +169,7 @@ static const struct option longopts[] = {
 	{"tasks-file", required_argument, 0, OPT_TASKS_FILE},
 	{"tasks", no_argument, 0, OPT_TASKS},
 	{"task", required_argument, 0, OPT_TASK},
+	{"clones", required_argument, 0, OPT_CLONES},
 	{"demangle", optional_argument, 0, OPT_DEMANGLE},
 	{"no-demangle", no_argument, 0, OPT_NO_DEMANGLE},
 	{"inline-file-names", no_argument, 0, OPT_INLINE_FILES},
@@ -228,6 +235,9 @@ struct run {
 	struct tasks tasks;
 	char *tasks_beside;        /* the gmon.tasks found beside the gmon file */
 	unsigned char *chosen;     /* --task: a flag per task */
+	struct clones_view clones;
+	struct analysis *shown;    /* the reports' (and DOT's) analysis: a, or clones.a */
+	struct analysis *own;      /* tgprof's files': clones.a unless --clones=fold */
 	int style;                 /* STYLE_* printed */
 	int first_output;          /* nothing printed yet */
 };
@@ -270,6 +280,7 @@ enum { OPT_DONE, OPT_BAD_VALUE, OPT_NOT_MINE };
 
 static const char *const format_names[] = {"auto", "magic", "bsd", NULL};
 static const char *const unit_names[] = {"s", "ms", "us", NULL};
+static const char *const clones_names[] = {"default", "fold", "own", NULL};
 
 /* The index of ARG in NAMES, or -1. */
 static int name_index(const char *arg, const char *const *names)
@@ -345,6 +356,10 @@ static int value_option(struct run *r, int c, char *arg)
 		o->width = atoi(arg);
 		if (o->width < 1)
 			o->width = 1;
+		return OPT_DONE;
+	case OPT_CLONES:
+		if ((o->clones = name_index(arg, clones_names)) < 1)
+			return error("unknown --clones=%s (fold or own)", arg), OPT_BAD_VALUE;
 		return OPT_DONE;
 	case OPT_TASK:
 		o->task = arg;
@@ -594,25 +609,45 @@ static int compute(struct run *r)
 	return 0;
 }
 
+/* GCC's clones: the view that keeps them, where the symbols are the ELF's (not -l's lines,
+ * -S's listing or -R's files), and which analysis each output takes. */
+static int choose_clones(struct run *r)
+{
+	const struct options *o = &r->o;
+	r->shown = r->own = &r->a;
+	if (o->clones == CLONES_FOLD || o->lines || r->ext_syms || r->map_path)
+		return 0;
+	if (clones_view_build(&r->clones, &r->a, r->aout, &r->eo))
+		return -1;
+	if (!r->clones.active)
+		return 0;
+	r->own = &r->clones.a;
+	if (o->clones == CLONES_OWN)
+		r->shown = r->own;
+	else
+		clones_warn(&r->clones);
+	return 0;
+}
+
 /* The flat profile, after a form feed if something came before. */
 static void print_flat(struct run *r)
 {
 	if (!r->first_output)
 		fputs("\f\n", stdout);
 	r->first_output = 0;
-	flat_print(&r->a, stdout);
+	flat_print(r->shown, stdout);
 }
 
 /* The reports on standard output, in gprof's order: 0, or 1 after an error. */
 static int print_reports(struct run *r)
 {
-	struct analysis *a = &r->a;
+	struct analysis *a = r->shown;
 	int style = r->style, bsd = r->o.bsd, rc = 0;
 	int want_flat = style & STYLE_FLAT, want_graph = (style & STYLE_GRAPH) && a->cg_sorted;
 	if (style & STYLE_TASKS) {
 		tasks_print(a->tasks, a->stacks, a->chosen_tasks, stdout);
 		if (a->chosen_tasks)
-			task_profile_print(a, stdout);
+			task_profile_print(r->own, stdout);
 		r->first_output = 0;
 	}
 	if (want_flat && !bsd)
@@ -647,11 +682,12 @@ static int print_reports(struct run *r)
 static int write_files(struct run *r)
 {
 	const struct options *o = &r->o;
-	struct analysis *a = &r->a;
+	struct analysis *a = r->own;
 	int rc = 0;
-	if (o->dot && dot_write(a, o->dot, o->dot_threshold))
+	/* DOT and SVG draw the call graph the report prints */
+	if (o->dot && dot_write(r->shown, o->dot, o->dot_threshold))
 		rc = 1;
-	if (o->svg && svg_write(a, o->svg, o->dot_threshold))
+	if (o->svg && svg_write(r->shown, o->svg, o->dot_threshold))
 		rc = 1;
 	if (o->callgrind && callgrind_write(a, o->callgrind))
 		rc = 1;
@@ -670,6 +706,7 @@ static void run_release(struct run *r)
 	tasks_release(&r->tasks);
 	free(r->tasks_beside);
 	free(r->chosen);
+	clones_view_release(&r->clones);
 	free(r->a.cg_sorted);
 	free(r->a.cycles);
 	free(r->a.arcs);
@@ -688,7 +725,7 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	rc = 1;
-	if (!read_symbols(&r) && !read_profiles(&r) && !compute(&r)) {
+	if (!read_symbols(&r) && !read_profiles(&r) && !compute(&r) && !choose_clones(&r)) {
 		rc = print_reports(&r);
 		rc |= write_files(&r);
 		if (fflush(stdout) || ferror(stdout)) {

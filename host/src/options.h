@@ -51,6 +51,7 @@ struct options {
 	const char *dot, *svg, *callgrind, *json;
 	const char *stacks, *folded, *flame, *speedscope;   /* gmon.stacks and its outputs */
 	const char *tasks_file, *task;   /* gmon.tasks; --task: the one task reported */
+	int clones;                /* --clones: CLONES_DEFAULT, _FOLD or _OWN (clones.h) */
 	double dot_threshold;
 	int extra_warnings;
 	unsigned table_len[NUM_TABLES];
