@@ -114,7 +114,8 @@ static void usage(FILE *f)
 "                              flat profile, call graph, DOT and SVG fold (gprof's),\n"
 "                              --callgrind, --json and the stacks' outputs own\n"
 "Warnings gprof does not give (saturated bins, merged files with different rates,\n"
-"zero profiling rate, arcs outside every symbol, data lost on the target) and the\n"
+"zero profiling rate, arcs outside every symbol, the target's samples outside the\n"
+"histogram and calls in no arc, samples and calls in GCC clones gprof folds) and the\n"
 "target's profiler overhead go to standard error.\n");
 }
 

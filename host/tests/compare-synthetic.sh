@@ -272,8 +272,9 @@ sys.exit((f["samples_total"], f["samples_overhead"], f["arcs_dropped"]) != (1925
 	stderr_is "$elf samples word 0: no overhead line" ""
 	"$G" gmon $elf l1 -s 49 -n 1000 -l 1300,200,3
 	same "$elf loss counters do not change the output" $gp -b $elf l1
-	stderr_is "$elf samples outside the range and arcs not recorded: a warning, and the line" \
-		"tgprof: warning: l1: target lost data: 100 of 1300 samples fell outside the histogram range (or in a full bin), 3 call arcs were not recorded
+	stderr_is "$elf samples outside the range and calls in no arc: a warning each, worded as what they are, and the line" \
+		"tgprof: warning: l1: 100 of 1300 samples fell outside the histogram range (or in a full bin): they are in no function
+tgprof: warning: l1: 3 calls are in no call arc: their caller lay outside the profiled range (an interrupt entry, or a tail call from one; code outside the range, such as a ROM or the C library calling back), or the target's arc table was full (gdb's gprof_dump counts the two apart)
 $(overhead_line 200 1300)"
 	rm -f gmon.sum && "$T" -s $elf o1 o2 l1 > /dev/null 2> our.err
 	words=$(header_words gmon.sum $big 2> /dev/null)
@@ -284,8 +285,9 @@ $(overhead_line 200 1300)"
 		nok "$elf -s: gmon.sum's header words: '$words', not '6300 1200 2516582403'"
 	fi
 	"$T" -b $elf gmon.sum > /dev/null 2> our.err
-	stderr_is "$elf gmon.sum read back: the summed line, the loss warning" \
-		"tgprof: warning: gmon.sum: target lost data: 100 of 6300 samples fell outside the histogram range (or in a full bin), 3 call arcs were not recorded
+	stderr_is "$elf gmon.sum read back: the summed line, the warnings" \
+		"tgprof: warning: gmon.sum: 100 of 6300 samples fell outside the histogram range (or in a full bin): they are in no function
+tgprof: warning: gmon.sum: 3 calls are in no call arc: their caller lay outside the profiled range (an interrupt entry, or a tail call from one; code outside the range, such as a ROM or the C library calling back), or the target's arc table was full (gdb's gprof_dump counts the two apart)
 $(overhead_line 1200 6300)"
 done
 # a glibc gmon.out (gcc -pg): its spare bytes are zero, nothing on stderr
