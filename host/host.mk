@@ -36,7 +36,7 @@ $(HOST_GEN): host/tests/gen-gmon.c
 host: $(TGPROF)
 
 HOST_TESTS := host/tests/compare-native.sh host/tests/compare-synthetic.sh host/tests/robustness.sh host/tests/outputs.sh host/tests/compare-firmware.sh \
-             host/tests/install.sh host/tests/regressions.sh
+             host/tests/install.sh host/tests/regressions.sh host/tests/clones.sh host/tests/tasks.sh
 TESTS     += $(HOST_TESTS)
 TEST_DEPS += $(TGPROF) $(TGPROF_SAN) $(HOST_GEN)
 

@@ -296,7 +296,7 @@ d = bytearray(open(p, "rb").read())
 d[8:20] = struct.pack("<3I", s, o, a | (c << 24 if m else 0))
 open(p, "wb").write(d)' "$@"
 }
-stderr_of() { "$T" -b x.elf c.gmon 2>&1 > /dev/null; }
+stderr_of() { "$T" -b --clones=fold x.elf c.gmon 2>&1 > /dev/null; }
 counters c.gmon 5000 100 7 1 && marked=$(stderr_of)
 counters c.gmon 5000 100 7 0 && unmarked=$(stderr_of)
 counters c.gmon 500 100 7 0 && near=$(stderr_of)

@@ -55,7 +55,8 @@ static unsigned __attribute__((noinline)) scaled(unsigned x, unsigned k)
 	return s;
 }
 
-extern void log_error(const char *m, ...) __attribute__((cold));
+/* cold, and opaque to the optimizer: the path that calls it is cold */
+extern void log_error(const char *m, ...) __attribute__((cold, noipa));
 void log_error(const char *m, ...) { fputs(m, stderr); }
 
 /* a loop with an error path that never runs: the path is checked.cold */
