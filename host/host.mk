@@ -3,7 +3,7 @@
 #   make test                  host/tests/*.sh compare tgprof with GNU gprof byte for byte
 #   make test-host             the same host tests alone (no QEMU)
 #   make bench                 host/bench/run.sh times both tools on large generated inputs
-#   make fuzz                  libFuzzer on the gmon.out, ELF and gmon.stacks readers
+#   make fuzz                  libFuzzer on the gmon.out, ELF, gmon.stacks and gmon.tasks readers
 #   make install-host          $(PREFIX)/bin/tgprof and $(PREFIX)/share/man/man1/tgprof.1
 
 HOST_CC     ?= gcc
@@ -52,8 +52,8 @@ BENCH_DEPS += $(TGPROF) $(HOST_GEN)
 
 # ---- fuzzing (clang's libFuzzer) ------------------------------------------------------
 FUZZ_SECS ?= 60
-HOST_FUZZERS := $(HB)/fuzz-gmon $(HB)/fuzz-elf $(HB)/fuzz-stacks
-$(HB)/fuzz-%: host/fuzz/fuzz-%.c $(HOST_LIB_SRCS) $(HOST_HDRS)
+HOST_FUZZERS := $(HB)/fuzz-gmon $(HB)/fuzz-elf $(HB)/fuzz-stacks $(HB)/fuzz-tasks
+$(HB)/fuzz-%: host/fuzz/fuzz-%.c host/fuzz/fixed-analysis.h $(HOST_LIB_SRCS) $(HOST_HDRS)
 	@mkdir -p $(@D)
 	clang $(HOST_WARN) -O1 -g -fsanitize=fuzzer,address,undefined -Ihost/src $< $(HOST_LIB_SRCS) $(HOST_LIBS) -o $@
 .PHONY: fuzz

@@ -3,9 +3,9 @@
 # corpus made of generated inputs, and reports executions and findings.
 set -u
 HB=${1:-build/host} SECS=${2:-60}
-per=$(( SECS / 3 > 1 ? SECS / 3 : 1 ))
+per=$(( SECS / 4 > 1 ? SECS / 4 : 1 ))
 corp=$HB/fuzz-corpus
-mkdir -p "$corp/gmon" "$corp/elf" "$corp/stacks" "$HB/fuzz-findings"
+mkdir -p "$corp/gmon" "$corp/elf" "$corp/stacks" "$corp/tasks" "$HB/fuzz-findings"
 G=$HB/gen-gmon
 if [ -x "$G" ] && [ -z "$(ls -A "$corp/gmon")" ]; then
 	"$G" asm 20 1 > "$corp/f.s" && gcc -nostdlib -static -Wl,-e,_start "$corp/f.s" -o "$corp/elf/x.elf" &&
@@ -31,11 +31,18 @@ if [ -z "$(ls -A "$corp/stacks")" ]; then
 	done
 	python3 "$gs" "$corp/stacks/chain" $a --chain 50 --every --width 4 > /dev/null
 fi
+# gmon.tasks seeds: both widths and byte orders, the fixed tree's ids, "(other tasks)"
+if [ -z "$(ls -A "$corp/tasks")" ]; then
+	gt=$(dirname "$0")/../tests/gen-tasks.py
+	python3 "$gt" "$corp/tasks/t3" 40 --tasks 3 --unregistered 2 > /dev/null
+	python3 "$gt" "$corp/tasks/b4" 40 --tasks 4 --width 4 --big --names main,a,b,c > /dev/null
+	python3 "$gt" "$corp/tasks/one" 0 --tasks 1 > /dev/null
+fi
 status=0
 # Findings of this run only: the directory keeps those of earlier runs.
 stamp=$(mktemp "$HB/fuzz-findings/.run.XXXXXX") || exit 1
 trap 'rm -f "$stamp"' EXIT
-for t in gmon elf stacks; do
+for t in gmon elf stacks tasks; do
 	log=$HB/fuzz-$t.log
 	echo "fuzz-$t: $per s"
 	maxlen=4096

@@ -518,6 +518,10 @@ static int read_tasks(struct run *r)
 		return -1;      /* --tasks-file named it: an error; found beside: ignored (1) */
 	if (fit == 0)
 		r->a.tasks = &r->tasks;
+	if (r->a.tasks && !(o->style & STYLE_TASKS) && !quiet)
+		/* standard output stays gprof's: the table only when asked, said here */
+		fprintf(stderr, "%s: %s: %u tasks (--tasks prints each one's share of the CPU)\n",
+			progname, path, r->tasks.n);
 	/* before any output, as for the stacks' outputs */
 	if ((o->style & STYLE_TASKS) && !r->a.tasks)
 		return error("--tasks and --task need gmon.tasks (from the target's per-task "
