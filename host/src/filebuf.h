@@ -8,6 +8,8 @@
 
 int filebuf_read(const char *path, unsigned char **buf, size_t *len);
 uint64_t filebuf_get(const unsigned char *p, unsigned n, int big);
-int filebuf_byte_order(const unsigned char *mark);
+int filebuf_check_start(const char *path, const unsigned char *b, size_t len,
+			const char *kind, unsigned size, const char *magic, int *big,
+			unsigned *addr);
 
 #endif

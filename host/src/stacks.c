@@ -21,19 +21,9 @@
 static int stacks_check_header(struct stacks *st, const unsigned char *b, size_t len)
 {
 	const char *path = st->path;
-	if (len < STACKS_HEADER)
-		return error("%s: offset %zu: file too short for a gmon.stacks header (%u bytes)",
-			     path, len, STACKS_HEADER);
-	if (memcmp(b, "gmst", 4))
-		return error("%s: offset 0: not a gmon.stacks file (bad magic)", path);
-	if ((st->big = filebuf_byte_order(b + 8)) < 0)
-		return error("%s: offset 8: bad byte-order mark", path);
-	uint32_t version = (uint32_t)filebuf_get(b + 4, 4, st->big);
-	if (version != 1)
-		return error("%s: offset 4: version %u (this tgprof reads version 1)", path, version);
-	st->addr = b[12];
-	if (st->addr != 4 && st->addr != 8)
-		return error("%s: offset 12: address width %u (4 or 8)", path, st->addr);
+	if (filebuf_check_start(path, b, len, "gmon.stacks", STACKS_HEADER, "gmst",
+				&st->big, &st->addr))
+		return -1;
 	uint32_t f[10];
 	for (unsigned i = 0; i < 10; i++)
 		f[i] = (uint32_t)filebuf_get(b + 16 + 4 * i, 4, st->big);

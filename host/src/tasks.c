@@ -24,19 +24,9 @@
 static int tasks_check_header(struct tasks *ts, const unsigned char *b, size_t len)
 {
 	const char *path = ts->path;
-	if (len < TASKS_HEADER)
-		return error("%s: offset %zu: file too short for a gmon.tasks header (%u bytes)",
-			     path, len, TASKS_HEADER);
-	if (memcmp(b, "gmtk", 4))
-		return error("%s: offset 0: not a gmon.tasks file (bad magic)", path);
-	if ((ts->big = filebuf_byte_order(b + 8)) < 0)
-		return error("%s: offset 8: bad byte-order mark", path);
-	uint32_t version = (uint32_t)filebuf_get(b + 4, 4, ts->big);
-	if (version != 1)
-		return error("%s: offset 4: version %u (this tgprof reads version 1)", path, version);
-	ts->addr = b[12];
-	if (ts->addr != 4 && ts->addr != 8)
-		return error("%s: offset 12: address width %u (4 or 8)", path, ts->addr);
+	if (filebuf_check_start(path, b, len, "gmon.tasks", TASKS_HEADER, "gmtk",
+				&ts->big, &ts->addr))
+		return -1;
 	ts->rate = (uint32_t)filebuf_get(b + 16, 4, ts->big);
 	ts->n = (uint32_t)filebuf_get(b + 20, 4, ts->big);
 	ts->samples = (uint32_t)filebuf_get(b + 24, 4, ts->big);
@@ -243,9 +233,9 @@ uint64_t *tasks_calls(const struct tasks *ts, const struct stacks *st)
 void tasks_report(const struct tasks *ts)
 {
 	if (ts->unregistered)
-		warning("%s: %u task switches found no free slot in the target's task table: "
+		warning("%s: %u task switch%s found no free slot in the target's task table: "
 			"the samples of those tasks are in \"(other tasks)\"", ts->path,
-			ts->unregistered);
+			ts->unregistered, ts->unregistered == 1 ? "" : "es");
 }
 
 void tasks_release(struct tasks *ts)
@@ -303,8 +293,9 @@ void tasks_print(const struct tasks *ts, const struct stacks *st,
 	}
 	fputs("\nA sample taken in an interrupt handler counts for the task it interrupted.\n", out);
 	if (ts->unregistered)
-		fprintf(out, "(other tasks): the tasks of %u task switches that found no free slot "
-			"in the target's task table.\n", ts->unregistered);
+		fprintf(out, "(other tasks): the tasks of %u task switch%s that found no free "
+			"slot in the target's task table.\n", ts->unregistered,
+			ts->unregistered == 1 ? "" : "es");
 	if (!calls)
 		fputs("calls made: counted in gmon.stacks (the stack-profiling mode); there is "
 		      "none here.\n", out);
