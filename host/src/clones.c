@@ -82,10 +82,12 @@ static size_t count_clones(const struct symtab *tab)
 }
 
 /* The analysis of BASE's profile over ELF's symbols with the clones kept (v->active), or
- * nothing when it has none that gprof leaves out (v->active 0: BASE is the same).  Its
- * warnings are BASE's: not said twice. */
+ * nothing when it has none that gprof leaves out (v->active 0: BASE is the same): each
+ * symbol's samples and calls, and the arcs; the call graph (cycles, propagated times)
+ * only with ASSEMBLE, for the outputs that print it.  Its warnings are BASE's: not said
+ * twice. */
 int clones_view_build(struct clones_view *v, const struct analysis *base, const char *elf,
-		      const struct elf_opts *eo)
+		      const struct elf_opts *eo, int assemble)
 {
 	struct elf_opts keep = *eo;
 	memset(v, 0, sizeof *v);
@@ -114,7 +116,7 @@ int clones_view_build(struct clones_view *v, const struct analysis *base, const 
 		goto out;
 	if (base->prof->input_hist)
 		hist_assign(&v->a);
-	if (base->prof->input_cg)
+	if (assemble && base->prof->input_cg)
 		cg_assemble(&v->a);
 out:
 	quiet = was_quiet;

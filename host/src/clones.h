@@ -22,7 +22,7 @@ struct clones_view {
 
 int clone_name(const char *name);
 int clones_view_build(struct clones_view *v, const struct analysis *base, const char *elf,
-		      const struct elf_opts *eo);
+		      const struct elf_opts *eo, int assemble);
 void clones_warn(const struct clones_view *v);
 void clones_view_release(struct clones_view *v);
 

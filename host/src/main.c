@@ -622,7 +622,11 @@ static int choose_clones(struct run *r)
 	r->shown = r->own = &r->a;
 	if (o->clones == CLONES_FOLD || o->lines || r->ext_syms || r->map_path)
 		return 0;
-	if (clones_view_build(&r->clones, &r->a, r->aout, &r->eo))
+	/* the call graph of clones for the outputs that show it; else the counts the warning
+	 * needs are enough */
+	int shown = o->clones == CLONES_OWN || o->json || o->callgrind || o->folded || o->flame ||
+		    o->speedscope || o->task;
+	if (clones_view_build(&r->clones, &r->a, r->aout, &r->eo, shown))
 		return -1;
 	if (!r->clones.active)
 		return 0;
