@@ -300,6 +300,29 @@ $(overhead_line 200 1300)"
 tgprof: warning: gmon.sum: 3 calls are in no call arc: their caller lay outside the profiled range (an interrupt entry, or a tail call from one; code outside the range, such as a ROM or the C library calling back), or the target's arc table was full (gdb's gprof_dump counts the two apart)
 $(overhead_line 1200 6300)"
 done
+# Calls from a Cortex-M interrupt entry: the target records them as arcs from the
+# exception-return value in lr (0xFFFFFFF8, 0xFFFFFFFC...), where no code is.  gprof
+# leaves them out (the handler is <spontaneous>); tgprof too, and says how many calls came
+# from interrupt entries, not that arcs match no symbol.  On another machine they are
+# arcs that match no symbol.
+for elf in arm.elf x86.elf; do
+	gp=arm-none-eabi-gprof; [ $elf = x86.elf ] && gp=gprof
+	"$G" gmon $elf e1 -s 51 -n 500
+	callee=$(nm $elf | awk '$3 == "f00007" { print $1 }')
+	python3 -c 'import struct, sys
+f, wide, callee = sys.argv[1], sys.argv[2] == "x86.elf", int(sys.argv[3], 16)
+a = "<Q" if wide else "<I"
+arc = lambda frm, n: bytes([1]) + struct.pack(a, frm) + struct.pack(a, callee + 8) + struct.pack("<I", n)
+open(f, "ab").write(arc(0xFFFFFFF8, 400) + arc(0xFFFFFFFC, 23))' e1 $elf "$callee"
+	same "$elf arcs from an exception-return value: gprof's output" $gp -b $elf e1
+	if [ $elf = arm.elf ]; then
+		stderr_is "$elf arcs from an exception-return value: calls from interrupt entries, 423" \
+			"tgprof: 423 calls from interrupt entries (arcs from an exception-return value): counted, from no function (gprof shows such a handler as <spontaneous>)"
+	else
+		stderr_is "$elf arcs from 0xFFFFFFF8 on x86-64: arcs that match no symbol" \
+			"tgprof: warning: 2 call arcs have an address that matches no symbol (ignored)"
+	fi
+done
 # a glibc gmon.out (gcc -pg): its spare bytes are zero, nothing on stderr
 if gcc -pg -O1 "$OLDPWD/host/tests/progs/cycles.c" -o native.elf && ./native.elf 20 > /dev/null &&
 	[ "$(header_words gmon.out 0)" = "0 0 0" ]; then
