@@ -321,3 +321,17 @@ include tests/truth.mk
 # Every installed header compiles with its own #include alone, and <cyg/hal/board_api.h>
 # gives its constants (BOARD_CLOCK_HZ, ...): a Cortex-M and a RISC-V board.
 TESTS += tests/build/test_headers.sh
+
+# =========================================================================================
+# ---- profile diffs ------------------------------------------------------------------------
+# =========================================================================================
+# One program in two builds (tests/qemu/diffprog.c; diff_slow with -DDIFF_SLOWER: one
+# function slower, one called more often): tgprof --diff on their profiles, the base run
+# twice (identical under -icount), and the CI limits' exit status. On the reference board.
+$(eval $(call firmware,diff_base,tests/qemu/diffprog.c tests/qemu/diffprog_lib.c,tests/qemu/support.c))
+$(eval $(call firmware,diff_slow,tests/qemu/diffprog.c tests/qemu/diffprog_lib.c,tests/qemu/support.c))
+$(TB)/fw/diff_slow/pg/%.c.o: APP_CFLAGS += -DDIFF_SLOWER
+# (functions start on bucket boundaries, as the README advises: no bucket is shared)
+$(TB)/fw/diff_base/pg/%.c.o $(TB)/fw/diff_slow/pg/%.c.o: APP_CFLAGS += -falign-functions=16
+TESTS     += tests/qemu/test_diff.py
+TEST_DEPS += $(TB)/fw/diff_base.elf $(TB)/fw/diff_slow.elf

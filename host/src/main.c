@@ -1,5 +1,6 @@
 /* tgprof: command line, and the order of work (as gprof's main). */
 #include <getopt.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "analysis.h"
 #include "cg_arcs.h"
 #include "cg_print.h"
+#include "diff.h"
 #include "elfsym.h"
 #include "error.h"
 #include "execcount.h"
@@ -100,6 +102,12 @@ static void usage(FILE *f)
 "  --folded=FILE               the stacks, folded (one line per stack: a;b;c N)\n"
 "  --flame-graph=FILE          the stacks as a flame graph (SVG, click to zoom)\n"
 "  --speedscope=FILE           the stacks in speedscope's JSON file format\n"
+"  --diff OLD.elf OLD.out NEW.elf NEW.out  (or ELF OLD.out NEW.out) compare two\n"
+"                              profiles: per function, the change in calls, self and\n"
+"                              total time (--json=FILE: the same as JSON)\n"
+"  --fail-slower=PCT           --diff: exit 2 if the program or a function's self time\n"
+"                              rose by more than PCT%% (and more than sampling error)\n"
+"  --fail-calls                --diff: exit 2 if any function's call count changed\n"
 "Warnings gprof does not give (saturated bins, merged files with different rates,\n"
 "zero profiling rate, arcs outside every symbol, data lost on the target) and the\n"
 "target's profiler overhead go to standard error.\n");
@@ -107,7 +115,8 @@ static void usage(FILE *f)
 
 enum { OPT_DEMANGLE = 300, OPT_NO_DEMANGLE, OPT_INLINE_FILES,
        OPT_DOT = 256, OPT_SVG, OPT_CALLGRIND, OPT_JSON, OPT_THRESHOLD, OPT_UNIT,
-       OPT_STACKS = 320, OPT_FOLDED, OPT_FLAME, OPT_SPEEDSCOPE };
+       OPT_STACKS = 320, OPT_FOLDED, OPT_FLAME, OPT_SPEEDSCOPE,
+       OPT_DIFF = 340, OPT_FAIL_SLOWER, OPT_FAIL_CALLS };
 
 static const struct option longopts[] = {
 	{"brief", no_argument, 0, 'b'},
@@ -152,6 +161,9 @@ static const struct option longopts[] = {
 	{"folded", required_argument, 0, OPT_FOLDED},
 	{"flame-graph", required_argument, 0, OPT_FLAME},
 	{"speedscope", required_argument, 0, OPT_SPEEDSCOPE},
+	{"diff", no_argument, 0, OPT_DIFF},
+	{"fail-slower", required_argument, 0, OPT_FAIL_SLOWER},
+	{"fail-calls", no_argument, 0, OPT_FAIL_CALLS},
 	{"demangle", optional_argument, 0, OPT_DEMANGLE},
 	{"no-demangle", no_argument, 0, OPT_NO_DEMANGLE},
 	{"inline-file-names", no_argument, 0, OPT_INLINE_FILES},
@@ -214,6 +226,8 @@ struct run {
 	struct fmap map;
 	char *beside;              /* the gmon.stacks found beside the gmon file */
 	int style;                 /* STYLE_* printed */
+	int diff;                  /* --diff: this run is one of two compared */
+	struct diff_limits limits; /* --fail-slower, --fail-calls */
 	int first_output;          /* nothing printed yet */
 };
 
@@ -332,6 +346,14 @@ static int value_option(struct run *r, int c, char *arg)
 		return OPT_DONE;
 	case 't': o->table_length = atoi(arg); return OPT_DONE;
 	case 'm': o->min_count = atoi(arg); return OPT_DONE;
+	case OPT_FAIL_SLOWER:
+		r->limits.slower_pct = strtod(arg, &end);
+		if (end == arg || *end || !(r->limits.slower_pct >= 0) ||
+		    isinf(r->limits.slower_pct))
+			return error("--fail-slower=%s: not a percentage (a number, 0 or more)",
+				     arg), OPT_BAD_VALUE;
+		r->limits.slower_set = 1;
+		return OPT_DONE;
 	case 'I':
 		for (char *d = strtok(arg, ":"); d; d = strtok(NULL, ":")) {
 			o->search = xrealloc(o->search, (o->nsearch + 1) * sizeof *o->search);
@@ -369,6 +391,8 @@ static int flag_option(struct run *r, int c, char *arg)
 	case 'y': o->separate_files = 1; break;
 	case 'z': o->ignore_zeros = 0; break;
 	case OPT_INLINE_FILES: o->inline_files = 1; break;
+	case OPT_DIFF: r->diff = 1; break;
+	case OPT_FAIL_CALLS: r->limits.calls = 1; break;
 	case OPT_DEMANGLE: o->no_demangle = 0; break;
 	case OPT_NO_DEMANGLE: o->no_demangle = 1; break;
 	default: return OPT_NOT_MINE;
@@ -406,6 +430,8 @@ static int parse_options(struct run *r, int argc, char **argv)
 	if ((o->user_specified & STYLE_ORDER) && (o->user_specified & STYLE_FILE_ORDER))
 		return error("only one of --function-ordering (-r) and --file-ordering (-R) may "
 			     "be given (as in gprof)"), 1;
+	if ((r->limits.slower_set || r->limits.calls) && !r->diff)
+		return error("--fail-slower and --fail-calls go with --diff"), 1;
 	o->extra_warnings = 1;
 	r->aout = optind < argc ? argv[optind++] : "a.out";
 	r->gmon = argv + optind;
@@ -620,6 +646,54 @@ static void run_release(struct run *r)
 	symspec_release(&r->o);
 }
 
+/* The symbols, the profile and what is computed from them: 0, or -1 after an error. */
+static int analyse(struct run *r)
+{
+	return read_symbols(r) || read_profiles(r) || compute(r) ? -1 : 0;
+}
+
+/* --diff's files: OLD.elf OLD.out NEW.elf NEW.out, or ELF OLD.out NEW.out. */
+static int diff_files(struct run r[2])
+{
+	char **p = r[0].gmon - 1;     /* the executable, then the gmon files */
+	int n = r[0].ngmon + 1;
+	if (n == 4) {
+		r[0].aout = p[0], r[0].gmon = p + 1;
+		r[1].aout = p[2], r[1].gmon = p + 3;
+	} else if (n == 3) {
+		r[0].aout = r[1].aout = p[0];
+		r[0].gmon = p + 1;
+		r[1].gmon = p + 2;
+	} else {
+		return error("--diff takes OLD.elf OLD.out NEW.elf NEW.out, or ELF OLD.out "
+			     "NEW.out (%d file%s given)", r[0].ngmon ? n : 0, n == 1 ? "" : "s");
+	}
+	r[0].ngmon = r[1].ngmon = 1;
+	return 0;
+}
+
+/* --diff: both profiles analysed as a run each, then compared. 0, 1 after an error, 2 if
+ * --fail-slower or --fail-calls found a change past its limit. */
+static int main_diff(struct run r[2], int argc, char **argv)
+{
+	optind = 0;                  /* the second run: the same options, parsed afresh */
+	if (parse_options(&r[1], argc, argv) >= 0 || diff_files(r) || analyse(&r[0]) ||
+	    analyse(&r[1]))
+		return 1;
+	char names[2][512];
+	const char *const name[2] = {names[0], names[1]};
+	for (int i = 0; i < 2; i++)
+		snprintf(names[i], sizeof names[i], "%s, %s", r[i].aout, r[i].gmon[0]);
+	struct diff d;
+	diff_build(&d, &r[0].a, &r[1].a);
+	diff_print(&d, name, r[1].a.tscale, r[1].a.tunit, stdout);
+	int rc = r[0].o.json && diff_write_json(&d, name, &r[0].limits, r[0].o.json) ? 1 : 0;
+	if (!rc && diff_failures(&d, &r[0].limits, stderr))
+		rc = 2;
+	diff_release(&d);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct run r = {.first_output = 1};
@@ -627,6 +701,17 @@ int main(int argc, char **argv)
 	int rc = parse_options(&r, argc, argv);
 	if (rc >= 0)
 		return rc;
+	if (r.diff) {
+		struct run two[2] = {r, {.first_output = 1}};
+		rc = main_diff(two, argc, argv);
+		if (fflush(stdout) || ferror(stdout)) {
+			error("write error on standard output");
+			rc = 1;
+		}
+		run_release(&two[0]);
+		run_release(&two[1]);
+		return rc;
+	}
 	rc = 1;
 	if (!read_symbols(&r) && !read_profiles(&r) && !compute(&r)) {
 		rc = print_reports(&r);
