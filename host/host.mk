@@ -64,6 +64,7 @@ fuzz: $(HOST_FUZZERS) $(HOST_GEN)
 .PHONY: install-host
 install: install-host
 install-host: $(TGPROF)
-	@mkdir -p $(PREFIX)/bin $(PREFIX)/share/man/man1
+	@mkdir -p $(PREFIX)/bin $(PREFIX)/share/man/man1 $(PREFIX)/share/gprof-rtos
 	cp $(TGPROF) $(PREFIX)/bin/tgprof
 	cp host/tgprof.1 $(PREFIX)/share/man/man1/tgprof.1
+	cp gdb/gprof.gdb $(PREFIX)/share/gprof-rtos/gprof.gdb   # tgprof --gdb finds it there

@@ -332,6 +332,19 @@ $(eval $(call firmware,diff_base,tests/qemu/diffprog.c tests/qemu/diffprog_lib.c
 $(eval $(call firmware,diff_slow,tests/qemu/diffprog.c tests/qemu/diffprog_lib.c,tests/qemu/support.c))
 $(TB)/fw/diff_slow/pg/%.c.o: APP_CFLAGS += -DDIFF_SLOWER
 # (functions start on bucket boundaries, as the README advises: no bucket is shared)
-$(TB)/fw/diff_base/pg/%.c.o $(TB)/fw/diff_slow/pg/%.c.o: APP_CFLAGS += -falign-functions=16
+$(TB)/fw/diff_base/pg/%.c.o $(TB)/fw/diff_slow/pg/%.c.o $(TB)/fw/diff_base/plain/%.c.o $(TB)/fw/diff_slow/plain/%.c.o: APP_CFLAGS += -falign-functions=16
 TESTS     += tests/qemu/test_diff.py
 TEST_DEPS += $(TB)/fw/diff_base.elf $(TB)/fw/diff_slow.elf
+
+# =========================================================================================
+# ---- one command from a running target: --tftp, --gdb, --watch ------------------------------
+# =========================================================================================
+# tgprof fetching and analysing in one step, by gdb (the firmware below) and by TFTP (the
+# TFTP firmware), and its live view in tmux, read with capture-pane as a person reads it
+# (tests/qemu/test_watch.py). On the reference board.
+$(eval $(call firmware,watchprog,tests/qemu/watchprog.c tests/qemu/watchprog_lib.c,tests/qemu/support.c))
+TESTS     += tests/qemu/test_watch.py
+TEST_DEPS += $(TB)/fw/watchprog.elf
+# (functions start on bucket boundaries, as the README advises: no bucket is shared)
+$(TB)/fw/watchprog/pg/%.c.o $(TB)/fw/watchprog/plain/%.c.o: APP_CFLAGS += -falign-functions=16
+TEST_DEPS += $(TFTP_FW)

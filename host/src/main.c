@@ -13,6 +13,7 @@
 #include "elfsym.h"
 #include "error.h"
 #include "execcount.h"
+#include "fetch.h"
 #include "gmon_io.h"
 #include "hist.h"
 #include "mapfile.h"
@@ -25,6 +26,7 @@
 #include "sum.h"
 #include "symspec.h"
 #include "symtab.h"
+#include "watch.h"
 
 #define TGPROF_VERSION "0.1"
 
@@ -108,6 +110,13 @@ static void usage(FILE *f)
 "  --fail-slower=PCT           --diff: exit 2 if the program or a function's self time\n"
 "                              rose by more than PCT%% (and more than sampling error)\n"
 "  --fail-calls                --diff: exit 2 if any function's call count changed\n"
+"  --tftp=HOST[:PORT]          first fetch gmon.out (and gmon.stacks, gmon.tasks) from\n"
+"                              the target's TFTP daemon into the current directory\n"
+"  --gdb=HOST:PORT             the same through a gdb remote stub (QEMU, OpenOCD,\n"
+"                              pyOCD), with gdb-multiarch and gprof.gdb's gprof_dump\n"
+"  --watch=SECONDS             with --tftp or --gdb: a live view, refreshed every\n"
+"                              SECONDS (q or Ctrl-C quits; the session's whole profile\n"
+"                              is left in gmon.out)\n"
 "Warnings gprof does not give (saturated bins, merged files with different rates,\n"
 "zero profiling rate, arcs outside every symbol, data lost on the target) and the\n"
 "target's profiler overhead go to standard error.\n");
@@ -116,7 +125,7 @@ static void usage(FILE *f)
 enum { OPT_DEMANGLE = 300, OPT_NO_DEMANGLE, OPT_INLINE_FILES,
        OPT_DOT = 256, OPT_SVG, OPT_CALLGRIND, OPT_JSON, OPT_THRESHOLD, OPT_UNIT,
        OPT_STACKS = 320, OPT_FOLDED, OPT_FLAME, OPT_SPEEDSCOPE,
-       OPT_DIFF = 340, OPT_FAIL_SLOWER, OPT_FAIL_CALLS };
+       OPT_DIFF = 340, OPT_FAIL_SLOWER, OPT_FAIL_CALLS, OPT_TFTP, OPT_GDB, OPT_WATCH };
 
 static const struct option longopts[] = {
 	{"brief", no_argument, 0, 'b'},
@@ -164,6 +173,9 @@ static const struct option longopts[] = {
 	{"diff", no_argument, 0, OPT_DIFF},
 	{"fail-slower", required_argument, 0, OPT_FAIL_SLOWER},
 	{"fail-calls", no_argument, 0, OPT_FAIL_CALLS},
+	{"tftp", required_argument, 0, OPT_TFTP},
+	{"gdb", required_argument, 0, OPT_GDB},
+	{"watch", required_argument, 0, OPT_WATCH},
 	{"demangle", optional_argument, 0, OPT_DEMANGLE},
 	{"no-demangle", no_argument, 0, OPT_NO_DEMANGLE},
 	{"inline-file-names", no_argument, 0, OPT_INLINE_FILES},
@@ -228,6 +240,8 @@ struct run {
 	int style;                 /* STYLE_* printed */
 	int diff;                  /* --diff: this run is one of two compared */
 	struct diff_limits limits; /* --fail-slower, --fail-calls */
+	struct fetch_target fetch; /* --tftp, --gdb: where the profile comes from */
+	double watch;              /* --watch: seconds between refreshes (0: no live view) */
 	int first_output;          /* nothing printed yet */
 };
 
@@ -354,6 +368,18 @@ static int value_option(struct run *r, int c, char *arg)
 				     arg), OPT_BAD_VALUE;
 		r->limits.slower_set = 1;
 		return OPT_DONE;
+	case OPT_TFTP:
+	case OPT_GDB:
+		if (r->fetch.kind)
+			return error("only one of --tftp and --gdb"), OPT_BAD_VALUE;
+		return fetch_parse(&r->fetch, c == OPT_TFTP ? FETCH_TFTP : FETCH_GDB, arg)
+			? OPT_BAD_VALUE : OPT_DONE;
+	case OPT_WATCH:
+		r->watch = strtod(arg, &end);
+		if (end == arg || *end || !(r->watch >= 0.1 && r->watch <= 3600))
+			return error("--watch=%s: seconds between refreshes, from 0.1 to 3600", arg),
+			       OPT_BAD_VALUE;
+		return OPT_DONE;
 	case 'I':
 		for (char *d = strtok(arg, ":"); d; d = strtok(NULL, ":")) {
 			o->search = xrealloc(o->search, (o->nsearch + 1) * sizeof *o->search);
@@ -436,6 +462,13 @@ static int parse_options(struct run *r, int argc, char **argv)
 	r->aout = optind < argc ? argv[optind++] : "a.out";
 	r->gmon = argv + optind;
 	r->ngmon = argc - optind;
+	if (r->watch && !r->fetch.kind)
+		return error("--watch needs a target: --tftp=HOST[:PORT] or --gdb=HOST:PORT"), 1;
+	if (r->fetch.kind && (r->ngmon || r->diff))
+		return error("--%s fetches gmon.out itself: name only the program (tgprof --%s=%s "
+			     "app.elf)%s", r->fetch.kind == FETCH_TFTP ? "tftp" : "gdb",
+			     r->fetch.kind == FETCH_TFTP ? "tftp" : "gdb", r->fetch.spec,
+			     r->diff ? ", and not with --diff" : ""), 1;
 	for (const char **e = default_excluded; *e; e++) {
 		symspec_add(o, *e, EXCL_TIME);
 		symspec_add(o, *e, EXCL_GRAPH);
@@ -652,6 +685,21 @@ static int analyse(struct run *r)
 	return read_symbols(r) || read_profiles(r) || compute(r) ? -1 : 0;
 }
 
+/* --tftp, --gdb: gmon.out (and its companions) fetched into the current directory, and
+ * read from there. */
+static int fetch_first(struct run *r)
+{
+	static char *fetched[] = {"gmon.out"};
+	if (!r->fetch.kind)
+		return 0;
+	r->fetch.elf = r->aout;
+	if (fetch_profile(&r->fetch, "."))
+		return -1;
+	r->gmon = fetched;
+	r->ngmon = 1;
+	return 0;
+}
+
 /* --diff's files: OLD.elf OLD.out NEW.elf NEW.out, or ELF OLD.out NEW.out. */
 static int diff_files(struct run r[2])
 {
@@ -694,6 +742,51 @@ static int main_diff(struct run r[2], int argc, char **argv)
 	return rc;
 }
 
+/* --watch's analyses: each a run of its own, with the command line's options. */
+struct watch_runs {
+	int argc;
+	char **argv;
+	const char *aout;
+	struct run slot[2];
+	int used[2];
+};
+
+static const struct analysis *watch_analyse(void *ctx, int slot, char **gmon, int n,
+					    const char *sum_path)
+{
+	struct watch_runs *w = ctx;
+	struct run *r = &w->slot[slot];
+	if (w->used[slot])
+		run_release(r);
+	memset(r, 0, sizeof *r);
+	r->first_output = 1;
+	w->used[slot] = 1;
+	optind = 0;
+	if (parse_options(r, w->argc, w->argv) >= 0)
+		return NULL;
+	r->aout = w->aout;
+	r->gmon = gmon;
+	r->ngmon = n;
+	if (analyse(r) || (sum_path && gmon_write_sum(&r->prof, &r->a, sum_path)))
+		return NULL;
+	return &r->a;
+}
+
+/* --watch: the live view, then nothing more (its gmon.out is there to analyse). */
+static int main_watch(struct run *r, int argc, char **argv)
+{
+	static struct watch_runs w;
+	w.argc = argc;
+	w.argv = argv;
+	w.aout = r->fetch.elf = r->aout;
+	const struct watch_analyser an = {watch_analyse, &w};
+	int rc = watch_run(&r->fetch, r->watch, r->aout, &an);
+	for (int i = 0; i < 2; i++)
+		if (w.used[i])
+			run_release(&w.slot[i]);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct run r = {.first_output = 1};
@@ -712,8 +805,13 @@ int main(int argc, char **argv)
 		run_release(&two[1]);
 		return rc;
 	}
+	if (r.watch) {
+		rc = main_watch(&r, argc, argv);
+		run_release(&r);
+		return rc;
+	}
 	rc = 1;
-	if (!read_symbols(&r) && !read_profiles(&r) && !compute(&r)) {
+	if (!fetch_first(&r) && !read_symbols(&r) && !read_profiles(&r) && !compute(&r)) {
 		rc = print_reports(&r);
 		rc |= write_files(&r);
 		if (fflush(stdout) || ferror(stdout)) {
