@@ -19,8 +19,8 @@ check() { n=$((n+1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n
 
 cp -r "$here/app" "$tmp/app"
 
-# install_tree BOARD [CDL values...]: the board's tree under $tmp/prefix (or $tmp/prefix-cfg for a
-# configuration of its own)
+# install_tree BOARD [CDL values...]: the board's tree under $tmp/prefix (or $tmp/prefix-cfg,
+# for a configuration of its own)
 install_tree() {
   local board=$1 prefix=$tmp/prefix; shift
   [ $# -eq 0 ] || prefix=$tmp/prefix-cfg
@@ -29,30 +29,30 @@ install_tree() {
   check "$board${1:+ $*}: make install succeeds" '[ $rc -eq 0 ] || { tail -20 "$tmp/install-$board.log"; false; }'
 }
 
-# Call graph of build dir $1's gprof output: the calls of function $2 ("1+20": recursion),
+# The call graph in build dir $1's gprof output: the calls of function $2 ("1+20": recursion),
 # or, given $3, the calls from $2 to $3 ("300/300").
 called() {
   awk -v f="$2" -v t="${3:-}" '
     /^---/ { prim = ""; next }
     /^\[/  { prim = $(NF-1); if (t == "" && prim == f) print $(NF-2); next }
-    t != "" && prim == f && $(NF-1) == t { print $(NF-2) }' "$1/graph.txt"
+    t != "" && prim == f && $(NF-1) == t { print $(NF-2) }' "$1/gprof.txt"
 }
 
-# runs BUILD-DIR TREE GPROF: runs the app in BUILD-DIR, checks its profile
+# runs BUILD-DIR TREE GPROF LABEL: runs the app in BUILD-DIR, checks its profile
 runs() {
   local d=$1 tree=$2 gprof=$3 label=$4
   (cd "$d" && "$tree/bin/run-qemu" --timeout 120 app > run.log 2>&1)
   local rc=$?
   check "$label: the app runs under bin/run-qemu and writes gmon.out at exit" \
     '[ $rc -eq 0 ] && grep -q "profile: wrote gmon.out" "$d/run.log" && [ -s "$d/gmon.out" ] || { cat "$d/run.log"; false; }'
-  (cd "$d" && "$gprof" -b app gmon.out > graph.txt 2>&1)
+  (cd "$d" && "$gprof" -b app gmon.out > gprof.txt 2>&1)
   local got
   got="main $(called "$d" main) step $(called "$d" step) scale $(called "$d" scale) depth $(called "$d" depth)"
   got="$got main>step $(called "$d" main step) step>scale $(called "$d" step scale) main>checksum $(called "$d" main checksum)"
   check "$label: $gprof counts main 1, step 300, scale 600 (from step), depth 1+20; checksum (no -pg) none" \
-    '[ "$got" = "main 1 step 300 scale 600 depth 1+20 main>step 300/300 step>scale 600/600 main>checksum " ] || { echo "# got: $got"; sed "s/^/#   /" "$d/graph.txt" | head -40; false; }'
+    '[ "$got" = "main 1 step 300 scale 600 depth 1+20 main>step 300/300 step>scale 600/600 main>checksum " ] || { echo "# got: $got"; sed "s/^/#   /" "$d/gprof.txt" | head -40; false; }'
   check "$label: the profile timer sampled step" \
-    'awk '\''$NF=="step" && NF==7 && $3>0 {f=1} END {exit !f}'\'' "$d/graph.txt" || { head -12 "$d/graph.txt"; false; }'
+    'awk '\''$NF=="step" && NF==7 && $3>0 {f=1} END {exit !f}'\'' "$d/gprof.txt" || { head -12 "$d/gprof.txt"; false; }'
 }
 
 # cmake_build LABEL BOARD [cmake options...]: configures and builds the app in $tmp/LABEL
