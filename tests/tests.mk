@@ -92,6 +92,10 @@ TEST_DEPS += $(TB)/fw/bench.elf
 # ---- the install tree, used by an application outside the project ----
 TESTS     += tests/install/test_install.sh
 TEST_DEPS += $(PROFILE_LIB)
+# ... and its CMake package and pkg-config file, on a Cortex-M board and a RISC-V board
+# (riscv32-virt's package: the board suite's deps build it; mps2-an385's with
+# CYGPKG_PROFILE_STACKS=1: test_stacks.py's)
+TESTS     += tests/cmake/test_cmake.sh
 
 # ---- bring your own board: the architecture-only tree (make BOARD=none) and a firmware with
 # its own startup, linker script and CMSIS-style profile timer ----
