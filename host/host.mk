@@ -51,19 +51,23 @@ BENCH_DEPS += $(TGPROF) $(HOST_GEN)
 
 
 # ---- fuzzing (clang's libFuzzer) ------------------------------------------------------
+# make fuzz: FUZZ_SECS seconds in all; make fuzz FUZZ_RUNS=10000000: that many executions
+# of each reader instead. Undefined behaviour aborts as a finding, as a crash does.
 FUZZ_SECS ?= 60
+FUZZ_RUNS ?=
 HOST_FUZZERS := $(HB)/fuzz-gmon $(HB)/fuzz-elf $(HB)/fuzz-stacks $(HB)/fuzz-tasks
 $(HB)/fuzz-%: host/fuzz/fuzz-%.c host/fuzz/fixed-analysis.h $(HOST_LIB_SRCS) $(HOST_HDRS)
 	@mkdir -p $(@D)
-	clang $(HOST_WARN) -O1 -g -fsanitize=fuzzer,address,undefined -Ihost/src $< $(HOST_LIB_SRCS) $(HOST_LIBS) -o $@
+	clang $(HOST_WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Ihost/src $< $(HOST_LIB_SRCS) $(HOST_LIBS) -o $@
 .PHONY: fuzz
 fuzz: $(HOST_FUZZERS) $(HOST_GEN)
-	host/fuzz/run.sh $(HB) $(FUZZ_SECS)
+	host/fuzz/run.sh $(HB) $(FUZZ_SECS) $(FUZZ_RUNS)
 
 # ---- install ------------------------------------------------------------------------
 .PHONY: install-host
 install: install-host
 install-host: $(TGPROF)
-	@mkdir -p $(PREFIX)/bin $(PREFIX)/share/man/man1
+	@mkdir -p $(PREFIX)/bin $(PREFIX)/share/man/man1 $(PREFIX)/share/gprof-rtos
 	cp $(TGPROF) $(PREFIX)/bin/tgprof
 	cp host/tgprof.1 $(PREFIX)/share/man/man1/tgprof.1
+	cp gdb/gprof.gdb $(PREFIX)/share/gprof-rtos/gprof.gdb   # tgprof --gdb finds it there

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# make fuzz: runs each libFuzzer target for SECS seconds (default 60 in all) on a seed
-# corpus made of generated inputs, and reports executions and findings.
+# make fuzz: runs each libFuzzer target for SECS seconds (default 60 in all), or RUNS
+# executions each when RUNS is given, on a seed corpus made of generated inputs, and
+# reports executions and findings.
 set -u
-HB=${1:-build/host} SECS=${2:-60}
+HB=${1:-build/host} SECS=${2:-60} RUNS=${3:-}
+targets="gmon elf stacks tasks"
 per=$(( SECS / 4 > 1 ? SECS / 4 : 1 ))
+if [ -n "$RUNS" ]; then limit="-runs=$RUNS"; else limit="-max_total_time=$per"; fi
 corp=$HB/fuzz-corpus
 mkdir -p "$corp/gmon" "$corp/elf" "$corp/stacks" "$corp/tasks" "$HB/fuzz-findings"
 G=$HB/gen-gmon
@@ -42,13 +45,13 @@ status=0
 # Findings of this run only: the directory keeps those of earlier runs.
 stamp=$(mktemp "$HB/fuzz-findings/.run.XXXXXX") || exit 1
 trap 'rm -f "$stamp"' EXIT
-for t in gmon elf stacks tasks; do
+for t in $targets; do
 	log=$HB/fuzz-$t.log
-	echo "fuzz-$t: $per s"
+	echo "fuzz-$t: ${RUNS:+$RUNS executions}${RUNS:-$per s}"
 	maxlen=4096
 	[ $t = elf ] && maxlen=16384
-	"$HB/fuzz-$t" -max_total_time=$per -max_len=$maxlen -artifact_prefix="$HB/fuzz-findings/$t-" \
-		"$corp/$t" > "$log" 2>&1
+	"$HB/fuzz-$t" $limit -print_final_stats=1 -max_len=$maxlen \
+		-artifact_prefix="$HB/fuzz-findings/$t-" "$corp/$t" > "$log" 2>&1
 	rc=$?
 	execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
 	[ -n "$execs" ] || execs=$(grep -oE '#[0-9]+' "$log" | tail -1 | tr -d '#')

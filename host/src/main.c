@@ -1,5 +1,6 @@
 /* tgprof: command line, and the order of work (as gprof's main). */
 #include <getopt.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +10,11 @@
 #include "clones.h"
 #include "cg_arcs.h"
 #include "cg_print.h"
+#include "diff.h"
 #include "elfsym.h"
 #include "error.h"
 #include "execcount.h"
+#include "fetch.h"
 #include "gmon_io.h"
 #include "hist.h"
 #include "mapfile.h"
@@ -25,6 +28,7 @@
 #include "symspec.h"
 #include "symtab.h"
 #include "tasks.h"
+#include "watch.h"
 
 #define TGPROF_VERSION "0.1"
 
@@ -113,6 +117,19 @@ static void usage(FILE *f)
 "                              gprof; own to themselves everywhere.  Default: the\n"
 "                              flat profile, call graph, DOT and SVG fold (gprof's),\n"
 "                              --callgrind, --json and the stacks' outputs own\n"
+"  --diff OLD.elf OLD.out NEW.elf NEW.out  (or ELF OLD.out NEW.out) compare two\n"
+"                              profiles: per function, the change in calls, self and\n"
+"                              total time (--json=FILE: the same as JSON)\n"
+"  --fail-slower=PCT           --diff: exit 2 if the program or a function's self time\n"
+"                              rose by more than PCT%% (and more than sampling error)\n"
+"  --fail-calls                --diff: exit 2 if any function's call count changed\n"
+"  --tftp=HOST[:PORT]          first fetch gmon.out (and gmon.stacks, gmon.tasks) from\n"
+"                              the target's TFTP daemon into the current directory\n"
+"  --gdb=HOST:PORT             the same through a gdb remote stub (QEMU, OpenOCD,\n"
+"                              pyOCD), with gdb-multiarch and gprof.gdb's gprof_dump\n"
+"  --watch=SECONDS             with --tftp or --gdb: a live view, refreshed every\n"
+"                              SECONDS (q or Ctrl-C quits; the session's whole profile\n"
+"                              is left in gmon.out)\n"
 "Warnings gprof does not give (saturated bins, merged files with different rates,\n"
 "zero profiling rate, arcs outside every symbol, the target's samples outside the\n"
 "histogram and calls in no arc, samples and calls in GCC clones gprof folds) and the\n"
@@ -122,7 +139,8 @@ static void usage(FILE *f)
 enum { OPT_DEMANGLE = 300, OPT_NO_DEMANGLE, OPT_INLINE_FILES,
        OPT_DOT = 256, OPT_SVG, OPT_CALLGRIND, OPT_JSON, OPT_THRESHOLD, OPT_UNIT,
        OPT_STACKS = 320, OPT_FOLDED, OPT_FLAME, OPT_SPEEDSCOPE, OPT_TASKS_FILE, OPT_TASKS,
-       OPT_TASK, OPT_CLONES };
+       OPT_TASK, OPT_CLONES,
+       OPT_DIFF = 340, OPT_FAIL_SLOWER, OPT_FAIL_CALLS, OPT_TFTP, OPT_GDB, OPT_WATCH };
 
 static const struct option longopts[] = {
 	{"brief", no_argument, 0, 'b'},
@@ -171,6 +189,12 @@ static const struct option longopts[] = {
 	{"tasks", no_argument, 0, OPT_TASKS},
 	{"task", required_argument, 0, OPT_TASK},
 	{"clones", required_argument, 0, OPT_CLONES},
+	{"diff", no_argument, 0, OPT_DIFF},
+	{"fail-slower", required_argument, 0, OPT_FAIL_SLOWER},
+	{"fail-calls", no_argument, 0, OPT_FAIL_CALLS},
+	{"tftp", required_argument, 0, OPT_TFTP},
+	{"gdb", required_argument, 0, OPT_GDB},
+	{"watch", required_argument, 0, OPT_WATCH},
 	{"demangle", optional_argument, 0, OPT_DEMANGLE},
 	{"no-demangle", no_argument, 0, OPT_NO_DEMANGLE},
 	{"inline-file-names", no_argument, 0, OPT_INLINE_FILES},
@@ -240,6 +264,10 @@ struct run {
 	struct analysis *shown;    /* the reports' (and DOT's) analysis: a, or clones.a */
 	struct analysis *own;      /* tgprof's files': clones.a unless --clones=fold */
 	int style;                 /* STYLE_* printed */
+	int diff;                  /* --diff: this run is one of two compared */
+	struct diff_limits limits; /* --fail-slower, --fail-calls */
+	struct fetch_target fetch; /* --tftp, --gdb: where the profile comes from */
+	double watch;              /* --watch: seconds between refreshes (0: no live view) */
 	int first_output;          /* nothing printed yet */
 };
 
@@ -368,6 +396,26 @@ static int value_option(struct run *r, int c, char *arg)
 		return OPT_DONE;
 	case 't': o->table_length = atoi(arg); return OPT_DONE;
 	case 'm': o->min_count = atoi(arg); return OPT_DONE;
+	case OPT_FAIL_SLOWER:
+		r->limits.slower_pct = strtod(arg, &end);
+		if (end == arg || *end || !(r->limits.slower_pct >= 0) ||
+		    isinf(r->limits.slower_pct))
+			return error("--fail-slower=%s: not a percentage (a number, 0 or more)",
+				     arg), OPT_BAD_VALUE;
+		r->limits.slower_set = 1;
+		return OPT_DONE;
+	case OPT_TFTP:
+	case OPT_GDB:
+		if (r->fetch.kind)
+			return error("only one of --tftp and --gdb"), OPT_BAD_VALUE;
+		return fetch_parse(&r->fetch, c == OPT_TFTP ? FETCH_TFTP : FETCH_GDB, arg)
+			? OPT_BAD_VALUE : OPT_DONE;
+	case OPT_WATCH:
+		r->watch = strtod(arg, &end);
+		if (end == arg || *end || !(r->watch >= 0.1 && r->watch <= 3600))
+			return error("--watch=%s: seconds between refreshes, from 0.1 to 3600", arg),
+			       OPT_BAD_VALUE;
+		return OPT_DONE;
 	case 'I':
 		for (char *d = strtok(arg, ":"); d; d = strtok(NULL, ":")) {
 			o->search = xrealloc(o->search, (o->nsearch + 1) * sizeof *o->search);
@@ -406,6 +454,8 @@ static int flag_option(struct run *r, int c, char *arg)
 	case 'y': o->separate_files = 1; break;
 	case 'z': o->ignore_zeros = 0; break;
 	case OPT_INLINE_FILES: o->inline_files = 1; break;
+	case OPT_DIFF: r->diff = 1; break;
+	case OPT_FAIL_CALLS: r->limits.calls = 1; break;
 	case OPT_DEMANGLE: o->no_demangle = 0; break;
 	case OPT_NO_DEMANGLE: o->no_demangle = 1; break;
 	default: return OPT_NOT_MINE;
@@ -443,10 +493,19 @@ static int parse_options(struct run *r, int argc, char **argv)
 	if ((o->user_specified & STYLE_ORDER) && (o->user_specified & STYLE_FILE_ORDER))
 		return error("only one of --function-ordering (-r) and --file-ordering (-R) may "
 			     "be given (as in gprof)"), 1;
+	if ((r->limits.slower_set || r->limits.calls) && !r->diff)
+		return error("--fail-slower and --fail-calls go with --diff"), 1;
 	o->extra_warnings = 1;
 	r->aout = optind < argc ? argv[optind++] : "a.out";
 	r->gmon = argv + optind;
 	r->ngmon = argc - optind;
+	if (r->watch && !r->fetch.kind)
+		return error("--watch needs a target: --tftp=HOST[:PORT] or --gdb=HOST:PORT"), 1;
+	if (r->fetch.kind && (r->ngmon || r->diff))
+		return error("--%s fetches gmon.out itself: name only the program (tgprof --%s=%s "
+			     "app.elf)%s", r->fetch.kind == FETCH_TFTP ? "tftp" : "gdb",
+			     r->fetch.kind == FETCH_TFTP ? "tftp" : "gdb", r->fetch.spec,
+			     r->diff ? ", and not with --diff" : ""), 1;
 	for (const char **e = default_excluded; *e; e++) {
 		symspec_add(o, *e, EXCL_TIME);
 		symspec_add(o, *e, EXCL_GRAPH);
@@ -726,6 +785,114 @@ static void run_release(struct run *r)
 	symspec_release(&r->o);
 }
 
+/* The symbols, the profile and what is computed from them: 0, or -1 after an error. */
+static int analyse(struct run *r)
+{
+	return read_symbols(r) || read_profiles(r) || compute(r) ? -1 : 0;
+}
+
+/* --tftp, --gdb: gmon.out (and its companions) fetched into the current directory, and
+ * read from there. */
+static int fetch_first(struct run *r)
+{
+	static char *fetched[] = {"gmon.out"};
+	if (!r->fetch.kind)
+		return 0;
+	r->fetch.elf = r->aout;
+	if (fetch_profile(&r->fetch, "."))
+		return -1;
+	r->gmon = fetched;
+	r->ngmon = 1;
+	return 0;
+}
+
+/* --diff's files: OLD.elf OLD.out NEW.elf NEW.out, or ELF OLD.out NEW.out. */
+static int diff_files(struct run r[2])
+{
+	char **p = r[0].gmon - 1;     /* the executable, then the gmon files */
+	int n = r[0].ngmon + 1;
+	if (n == 4) {
+		r[0].aout = p[0], r[0].gmon = p + 1;
+		r[1].aout = p[2], r[1].gmon = p + 3;
+	} else if (n == 3) {
+		r[0].aout = r[1].aout = p[0];
+		r[0].gmon = p + 1;
+		r[1].gmon = p + 2;
+	} else {
+		return error("--diff takes OLD.elf OLD.out NEW.elf NEW.out, or ELF OLD.out "
+			     "NEW.out (%d file%s given)", r[0].ngmon ? n : 0, n == 1 ? "" : "s");
+	}
+	r[0].ngmon = r[1].ngmon = 1;
+	return 0;
+}
+
+/* --diff: both profiles analysed as a run each, then compared. 0, 1 after an error, 2 if
+ * --fail-slower or --fail-calls found a change past its limit. */
+static int main_diff(struct run r[2], int argc, char **argv)
+{
+	optind = 0;                  /* the second run: the same options, parsed afresh */
+	if (parse_options(&r[1], argc, argv) >= 0 || diff_files(r) || analyse(&r[0]) ||
+	    analyse(&r[1]))
+		return 1;
+	char names[2][512];
+	const char *const name[2] = {names[0], names[1]};
+	for (int i = 0; i < 2; i++)
+		snprintf(names[i], sizeof names[i], "%s, %s", r[i].aout, r[i].gmon[0]);
+	struct diff d;
+	diff_build(&d, &r[0].a, &r[1].a);
+	diff_print(&d, name, r[1].a.tscale, r[1].a.tunit, stdout);
+	int rc = r[0].o.json && diff_write_json(&d, name, &r[0].limits, r[0].o.json) ? 1 : 0;
+	if (!rc && diff_failures(&d, &r[0].limits, stderr))
+		rc = 2;
+	diff_release(&d);
+	return rc;
+}
+
+/* --watch's analyses: each a run of its own, with the command line's options. */
+struct watch_runs {
+	int argc;
+	char **argv;
+	const char *aout;
+	struct run slot[2];
+	int used[2];
+};
+
+static const struct analysis *watch_analyse(void *ctx, int slot, char **gmon, int n,
+					    const char *sum_path)
+{
+	struct watch_runs *w = ctx;
+	struct run *r = &w->slot[slot];
+	if (w->used[slot])
+		run_release(r);
+	memset(r, 0, sizeof *r);
+	r->first_output = 1;
+	w->used[slot] = 1;
+	optind = 0;
+	if (parse_options(r, w->argc, w->argv) >= 0)
+		return NULL;
+	r->aout = w->aout;
+	r->gmon = gmon;
+	r->ngmon = n;
+	if (analyse(r) || (sum_path && gmon_write_sum(&r->prof, &r->a, sum_path)))
+		return NULL;
+	return &r->a;
+}
+
+/* --watch: the live view, then nothing more (its gmon.out is there to analyse). */
+static int main_watch(struct run *r, int argc, char **argv)
+{
+	static struct watch_runs w;
+	w.argc = argc;
+	w.argv = argv;
+	w.aout = r->fetch.elf = r->aout;
+	const struct watch_analyser an = {watch_analyse, &w};
+	int rc = watch_run(&r->fetch, r->watch, r->aout, &an);
+	for (int i = 0; i < 2; i++)
+		if (w.used[i])
+			run_release(&w.slot[i]);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct run r = {.first_output = 1};
@@ -733,8 +900,25 @@ int main(int argc, char **argv)
 	int rc = parse_options(&r, argc, argv);
 	if (rc >= 0)
 		return rc;
+	if (r.diff) {
+		struct run two[2] = {r, {.first_output = 1}};
+		rc = main_diff(two, argc, argv);
+		if (fflush(stdout) || ferror(stdout)) {
+			error("write error on standard output");
+			rc = 1;
+		}
+		run_release(&two[0]);
+		run_release(&two[1]);
+		return rc;
+	}
+	if (r.watch) {
+		rc = main_watch(&r, argc, argv);
+		run_release(&r);
+		return rc;
+	}
 	rc = 1;
-	if (!read_symbols(&r) && !read_profiles(&r) && !compute(&r) && !choose_clones(&r)) {
+	if (!fetch_first(&r) && !read_symbols(&r) && !read_profiles(&r) && !compute(&r) &&
+	    !choose_clones(&r)) {
 		rc = print_reports(&r);
 		rc |= write_files(&r);
 		if (fflush(stdout) || ferror(stdout)) {
