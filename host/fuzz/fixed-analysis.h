@@ -1,5 +1,5 @@
-/* The fuzz targets' fixed analysis: a small symbol table and profile for what is made of
- * a fuzzed companion file (gmon.stacks, gmon.tasks) to be made over. */
+/* The fuzz targets' fixed symbols (every target's) and analysis (over which what is made of
+ * a fuzzed companion file, gmon.stacks or gmon.tasks, is made). */
 #ifndef TGPROF_FIXED_ANALYSIS_H
 #define TGPROF_FIXED_ANALYSIS_H
 
@@ -11,11 +11,10 @@
 #include "options.h"
 #include "symtab.h"
 
-/* Eight functions at 0x1000 + 0x40 i, and arcs between each and the next two. */
-static void fixed_analysis(struct symtab *tab, struct profile *p, struct analysis *a,
-			   struct options *o)
+/* Eight functions, NAMES, at 0x1000 + 0x40 i, and .text's end after them (the caller
+ * sets what else it needs and finalizes the table). */
+static inline void fixed_symbols(struct symtab *tab, const char *const names[8])
 {
-	static const char *names[] = {"main", "_ZN1a1fEv", "b", "c", "d", "e", "f", "g"};
 	memset(tab, 0, sizeof *tab);
 	tab->len = tab->alloc_len = 8;
 	tab->base = xcalloc(9, sizeof *tab->base);
@@ -24,9 +23,19 @@ static void fixed_analysis(struct symtab *tab, struct profile *p, struct analysi
 		tab->base[i].name = names[i];
 		tab->base[i].is_func = 1;
 		tab->base[i].order = i;
-		tab->base[i].time = (double)i;
 	}
-	tab->text_end = 0x1200;
+	tab->text_end = 0x1000 + 0x40 * 8;
+}
+
+/* Eight functions with samples (a C++ name among them), and arcs between each and the
+ * next two. */
+static inline void fixed_analysis(struct symtab *tab, struct profile *p, struct analysis *a,
+				  struct options *o)
+{
+	static const char *const names[] = {"main", "_ZN1a1fEv", "b", "c", "d", "e", "f", "g"};
+	fixed_symbols(tab, names);
+	for (size_t i = 0; i < 8; i++)
+		tab->base[i].time = (double)i;
 	symtab_finalize(tab);
 	memset(p, 0, sizeof *p);
 	for (unsigned i = 0; i < 8; i++)
@@ -42,7 +51,7 @@ static void fixed_analysis(struct symtab *tab, struct profile *p, struct analysi
 }
 
 /* What fixed_analysis and the analysis allocated. */
-static void fixed_analysis_release(struct symtab *tab, struct profile *p, struct analysis *a)
+static inline void fixed_analysis_release(struct symtab *tab, struct profile *p, struct analysis *a)
 {
 	free(a->cg_sorted);
 	free(a->cycles);
