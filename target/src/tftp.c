@@ -880,18 +880,19 @@ static void on_packet(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_a
 /* tftpd.serves: the names of the files this configuration serves ("a, b and c"). */
 static void list_served(void)
 {
-    size_t count = 0, used = 0, left;
+    size_t names = 0, used = 0;
     for (size_t f = 0; f < NFILES; f++)
-        count += !served_files[f].absent;
-    for (size_t f = 0, i = 0; f < NFILES; f++) {
+        names += !served_files[f].absent;
+    for (size_t f = 0, listed = 0; f < NFILES; f++) {
         if (served_files[f].absent)
             continue;
-        const char *sep = i == 0 ? "" : i + 1 == count ? " and " : ", ";
-        left = sizeof tftpd.serves - used;
-        used += (size_t)snprintf(tftpd.serves + used, left, "%s%s", sep, served_files[f].name);
-        if (used >= sizeof tftpd.serves)
-            used = sizeof tftpd.serves - 1;
-        i++;
+        const char *sep = listed == 0 ? "" : listed + 1 == names ? " and " : ", ";
+        int n = snprintf(tftpd.serves + used, sizeof tftpd.serves - used, "%s%s", sep,
+                         served_files[f].name);
+        if (n < 0 || (size_t)n >= sizeof tftpd.serves - used)
+            break;                      /* (cut short: the buffer holds three names) */
+        used += (size_t)n;
+        listed++;
     }
 }
 
