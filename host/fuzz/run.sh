@@ -47,7 +47,7 @@ stamp=$(mktemp "$HB/fuzz-findings/.run.XXXXXX") || exit 1
 trap 'rm -f "$stamp"' EXIT
 for t in $targets; do
 	log=$HB/fuzz-$t.log
-	echo "fuzz-$t: ${RUNS:+$RUNS executions}${RUNS:-$per s}"
+	if [ -n "$RUNS" ]; then echo "fuzz-$t: $RUNS executions"; else echo "fuzz-$t: $per s"; fi
 	maxlen=4096
 	[ $t = elf ] && maxlen=16384
 	"$HB/fuzz-$t" $limit -print_final_stats=1 -max_len=$maxlen \

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -59,7 +60,11 @@ int fetch_parse(struct fetch_target *t, enum fetch_kind kind, const char *spec)
 /* ---- TFTP -------------------------------------------------------------------------- */
 
 enum { TFTP_RRQ = 1, TFTP_DATA = 3, TFTP_ACK = 4, TFTP_ERROR = 5, TFTP_OACK = 6 };
-enum { TFTP_BLOCK = 512, TFTP_TRIES = 5, TFTP_WAIT_MS = 1000, TFTP_DALLY_MS = 200 };
+/* RFC 1350's block, and the one asked for (RFC 2348): a 1500-byte Ethernet frame's worth,
+ * for 2.8 times fewer round trips; a server without options answers with 512. */
+enum { TFTP_BLOCK = 512, TFTP_BLKSIZE = 1428, TFTP_TRIES = 5, TFTP_WAIT_MS = 1000,
+       TFTP_DALLY_MS = 200 };
+#define TFTP_BLKSIZE_TEXT "1428"  /* (TFTP_BLKSIZE, as the request spells it) */
 
 /* One transfer's state. */
 struct tftp_xfer {
@@ -70,6 +75,7 @@ struct tftp_xfer {
 	unsigned char last[4 + 520];   /* the packet to send again on a timeout */
 	size_t last_len;
 	unsigned expected;             /* the next DATA block's number */
+	unsigned blksize;              /* TFTP_BLOCK, or what the server's OACK granted */
 	FILE *out;
 };
 
@@ -156,23 +162,45 @@ static int xfer_data(struct tftp_xfer *x, const unsigned char *pkt, size_t n, co
 		return error_errno("%s: write failed", name);
 	xfer_ack(x, block);
 	x->expected++;
-	return n - 4 < TFTP_BLOCK;
+	return n - 4 < x->blksize;
 }
 
 /* After the last ACK: answer the server's repeats of the last block for a moment, so that
  * a lost final ACK does not make the daemon keep the data for the next get too. */
 static void xfer_dally(struct tftp_xfer *x)
 {
-	unsigned char buf[4 + TFTP_BLOCK];
+	unsigned char buf[4 + TFTP_BLKSIZE];
 	while (xfer_recv(x, buf, sizeof buf, TFTP_DALLY_MS) > 0)
 		xfer_send(x, x->last, x->last_len);
+}
+
+/* An OACK (RFC 2347): the block size granted, at most the one asked for, then ACK 0. 0,
+ * or -1 when it grants what was not asked. */
+static int xfer_oack(struct tftp_xfer *x, const unsigned char *pkt, size_t n, const char *spec)
+{
+	const char *p = (const char *)pkt + 2, *end = (const char *)pkt + n;
+	while (p < end) {
+		const char *val = memchr(p, 0, (size_t)(end - p));
+		if (!val++ || val >= end || !memchr(val, 0, (size_t)(end - val)))
+			return error("TFTP from %s: a malformed OACK", spec);
+		if (!strcasecmp(p, "blksize")) {
+			unsigned long b = strtoul(val, NULL, 10);
+			if (b < 8 || b > TFTP_BLKSIZE)
+				return error("TFTP from %s: the OACK grants blksize %s (asked %d)", spec,
+					     val, TFTP_BLKSIZE);
+			x->blksize = (unsigned)b;
+		}
+		p = val + strlen(val) + 1;
+	}
+	xfer_ack(x, 0);
+	return 0;
 }
 
 /* The packets of a read request until the file is whole: 0, 1 when the server refused an
  * optional file, -1 after an error. */
 static int xfer_run(struct tftp_xfer *x, const char *spec, const char *name, int optional)
 {
-	unsigned char buf[4 + TFTP_BLOCK + 1];
+	unsigned char buf[4 + TFTP_BLKSIZE + 1];
 	for (int tries = 0;;) {
 		ssize_t n = xfer_recv(x, buf, sizeof buf, TFTP_WAIT_MS);
 		if (n < 0)
@@ -195,14 +223,19 @@ static int xfer_run(struct tftp_xfer *x, const char *spec, const char *name, int
 			return error("TFTP %s from %s: the daemon says: %.200s (error %u)", name,
 				     spec, (const char *)buf + 4, code);
 		}
-		if (op == TFTP_DATA && n <= 4 + TFTP_BLOCK) {
+		if (op == TFTP_OACK && x->expected == 1) {
+			if (xfer_oack(x, buf, (size_t)n, spec))
+				return -1;
+			continue;
+		}
+		if (op == TFTP_DATA && n <= 4 + (ssize_t)x->blksize) {
 			int r = xfer_data(x, buf, (size_t)n, name);
 			if (r)
 				return r < 0 ? -1 : (xfer_dally(x), 0);
 			continue;
 		}
 		return error("TFTP %s from %s: an unexpected packet (opcode %u, %zd bytes)%s",
-			     name, spec, op, n, op == TFTP_OACK ? ": options we did not ask for" : "");
+			     name, spec, op, n, op == TFTP_DATA ? ": a block larger than agreed" : "");
 	}
 }
 
@@ -217,7 +250,8 @@ static int tftp_get(const struct fetch_target *t, const char *name, const char *
 	int gai = getaddrinfo(t->host, port, &hints, &ai);
 	if (gai)
 		return error("--tftp=%s: %s: %s", t->spec, t->host, gai_strerror(gai));
-	struct tftp_xfer x = {.fd = socket(ai->ai_family, SOCK_DGRAM, 0), .expected = 1};
+	struct tftp_xfer x = {.fd = socket(ai->ai_family, SOCK_DGRAM, 0), .expected = 1,
+			      .blksize = TFTP_BLOCK};
 	memcpy(&x.server, ai->ai_addr, ai->ai_addrlen);
 	x.server_len = ai->ai_addrlen;
 	freeaddrinfo(ai);
@@ -227,10 +261,16 @@ static int tftp_get(const struct fetch_target *t, const char *name, const char *
 	if (!(x.out = fopen(path, "wb"))) {
 		error_errno("%s", path);
 	} else {
-		unsigned char rrq[2 + 64 + 6] = {0, TFTP_RRQ};
-		size_t len = 2 + (size_t)snprintf((char *)rrq + 2, 64, "%s", name) + 1;
-		memcpy(rrq + len, "octet", 6);
-		xfer_send(&x, rrq, len + 6);
+		/* opcode, then NUL-terminated fields: the name, the mode, blksize and its value */
+		const char *fields[] = {name, "octet", "blksize", TFTP_BLKSIZE_TEXT};
+		unsigned char rrq[2 + 64] = {0, TFTP_RRQ};
+		size_t len = 2;
+		for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+			size_t f = strlen(fields[i]) + 1;
+			memcpy(rrq + len, fields[i], f);   /* (the names are ours: they fit) */
+			len += f;
+		}
+		xfer_send(&x, rrq, len);
 		rc = xfer_run(&x, t->spec, name, optional);
 		if (fclose(x.out) && rc == 0)
 			rc = error_errno("%s: write failed", path);

@@ -17,15 +17,19 @@ person uses them.
     daemon's reset), no gmon.stacks left beside (the target serves none); `--watch` over
     TFTP with its output to a file (no terminal) refreshes, and SIGTERM ends it leaving
     gmon.out;
+  - tgprof's TFTP client asks for 1428-byte blocks (RFC 2348): against a server granting
+    them and one that knows no options, the file arrives byte for byte;
   - a port where nothing answers: an error in words within seconds, exit 1.
 """
 import os
 import re
 import shutil
 import signal
+import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -198,6 +202,61 @@ def tftp(t):
              "gmon.out left", "rc %s\n%s\n%s" % (p.returncode, text[-1500:], err))
 
 
+def fake_server(blksize, payload, seen):
+    """A one-transfer TFTP server on a free port, in a thread: it answers the read request
+    with an OACK granting blksize (None: no options, RFC 1350's 512-byte blocks), then
+    sends payload in blocks of that size, in lock step; seen gets the request's fields.
+    Returns the port."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.settimeout(10)
+
+    def serve():
+        try:
+            req, peer = sock.recvfrom(600)
+            seen.extend(req[2:].split(b"\0")[:-1])
+            size = blksize or 512
+            if blksize:
+                sock.sendto(b"\0\6blksize\0%d\0" % blksize, peer)
+                if sock.recvfrom(600)[0] != b"\0\4\0\0":
+                    return
+            for n in range(len(payload) // size + 1):
+                block = payload[n * size:(n + 1) * size]
+                sock.sendto(struct.pack(">HH", 3, n + 1) + block, peer)
+                if struct.unpack(">HH", sock.recvfrom(600)[0][:4]) != (4, n + 1):
+                    return
+            if seen is not None:
+                seen.append(b"complete")
+            sock.sendto(b"\0\5\0\1not found\0", sock.recvfrom(600)[1])  # gmon.stacks
+            sock.sendto(b"\0\5\0\1not found\0", sock.recvfrom(600)[1])  # gmon.tasks
+        except (OSError, socket.timeout):
+            pass
+        finally:
+            sock.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return sock.getsockname()[1]
+
+
+def tftp_servers(t, gmon):
+    """tgprof's client against a server granting blksize 1428 and one without options."""
+    payload = open(gmon, "rb").read()
+    for blksize, what in ((1428, "an OACK granting blksize 1428"),
+                          (None, "no options (RFC 1350, 512-byte blocks)")):
+        d = os.path.join(OUT, "server-%s" % (blksize or 512))
+        os.makedirs(d)
+        seen = []
+        port = fake_server(blksize, payload, seen)
+        rc, out, err = run([TGPROF, "-b", "-p", "--tftp=127.0.0.1:%d" % port,
+                            os.path.join(OUT, "watchprog.elf")], d)
+        got = os.path.join(d, "gmon.out")
+        t.ok(rc == 0 and b"complete" in seen and os.path.exists(got)
+             and open(got, "rb").read() == payload and seen[:4] == [b"gmon.out", b"octet",
+                                                                    b"blksize", b"1428"],
+             "--tftp against a server answering with %s: the file byte for byte (%d bytes)"
+             % (what, len(payload)), "rc %d %r\n%s" % (rc, seen[:6], err))
+
+
 def main():
     t = h.Tap()
     shutil.rmtree(OUT, ignore_errors=True)
@@ -213,6 +272,7 @@ def main():
         if shutil.which("tmux"):
             watch_gdb(t, elf, q.port)
     tftp(t)
+    tftp_servers(t, os.path.join(OUT, "gdb", "gmon.out"))
     nowhere = tl.free_udp_port()
     t0 = time.time()
     rc, out, err = run([TGPROF, "--tftp=127.0.0.1:%d" % nowhere, elf], OUT)
