@@ -62,7 +62,7 @@ def _state():
 # The hot paths change the data without setting busy (it would cost every sample and call
 # two stores): a target halted inside them is stepped out. The mcount stubs (assembly, no
 # debug info for a function) are known by their ELF symbol: the architecture's hook may
-# look arcs up itself (<cyg/profile/arc_table.h>).
+# look arcs up itself (<cyg/profile/hal.h>).
 _HOT_FUNCTIONS = ("__profile_hit", "__profile_mcount")
 _HOT_STUBS = ("__gnu_mcount_nc", "_mcount")
 _MAX_STEPS = 10000

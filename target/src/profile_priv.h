@@ -10,15 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cyg/profile/opts.h>
-#include <cyg/profile/arc_table.h>
 #include <cyg/profile/profile.h>
-#include <cyg/hal/profile_arch.h>
+#include <cyg/profile/hal.h>   /* the HAL contract: masking, HAL_PROFILE_PC, the arc table */
 
 #define PROFILE_BIN_MAX 0xFFFFu
 
 /*
  * One call-graph arc: 12 bytes on every target (eCos used 20), in an open-addressing hash
- * table keyed on the exact call site (<cyg/profile/arc_table.h>, which an mcount stub may
+ * table keyed on the exact call site (<cyg/profile/hal.h>, which an mcount stub may
  * read). Addresses are kept modulo 2^32 as the hook passed them (the Thumb bit may be set):
  * on a 32-bit target that is the address; on a 64-bit one, an address in low_pc's 4 GiB
  * window (profile_arc_fits; a call with an address outside it is counted as not recorded).
@@ -66,7 +65,7 @@ struct profile_hist_range {
 
 struct profile_state {
     /* The mcount fast path's gate, read first by __profile_mcount and by an mcount stub
-     * that looks arcs up itself (<cyg/profile/arc_table.h>: these three fields come first,
+     * that looks arcs up itself (<cyg/profile/hal.h>: these three fields come first,
      * in this order). While profiling runs and no reset is pending: arcs and nslots - 1
      * (the home slots; the last slot is nobody's home, so a home's next slot is always in
      * the table); else profile_arcs_none and 0, so that every lookup misses and takes the
@@ -148,16 +147,16 @@ struct profile_state {
     void  *spare;               /* a zeroed set for the next snapshot, or NULL */
 };
 
-/* What an mcount stub reads (<cyg/profile/arc_table.h>), checked here. */
+/* What an mcount stub reads (<cyg/profile/hal.h>), checked here. */
 _Static_assert(sizeof(struct profile_arc) == PROFILE_ARC_BYTES &&
                offsetof(struct profile_arc, from) == PROFILE_ARC_FROM &&
                offsetof(struct profile_arc, self) == PROFILE_ARC_SELF &&
                offsetof(struct profile_arc, count) == PROFILE_ARC_COUNT,
-               "struct profile_arc must match <cyg/profile/arc_table.h>");
+               "struct profile_arc must match <cyg/profile/hal.h>");
 _Static_assert(offsetof(struct profile_state, armed_arcs) == PROFILE_STATE_ARCS &&
                offsetof(struct profile_state, armed_homes) == PROFILE_STATE_HOMES &&
                offsetof(struct profile_state, hash_mul) == PROFILE_STATE_HASH_MUL,
-               "struct profile_state's first fields must match <cyg/profile/arc_table.h>");
+               "struct profile_state's first fields must match <cyg/profile/hal.h>");
 
 /* The records the closed mcount gate points to (a home and the slot after it): free,
  * never written (owned by profile.c). */

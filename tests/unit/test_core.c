@@ -372,7 +372,7 @@ static uint32_t arc_count(uintptr_t from, uintptr_t self)
     return a ? a->count : 0;
 }
 
-/* The home slot of a call site, as <cyg/profile/arc_table.h> defines it (in 64 bits here):
+/* The home slot of a call site, as <cyg/profile/hal.h> defines it (in 64 bits here):
  * one of all slots but the last. */
 static uint32_t home_slot(uintptr_t from)
 {
