@@ -40,15 +40,15 @@ static uint32_t ceil_log2(uint32_t v)
     return shift;
 }
 
-/* A set: the arc records (word alignment first), the overflow entries, the 16-bit bins. */
+/* Each part where the one before it ends (profile_set_span gives the order). */
 void profile_set_layout(struct profile_state *s, void *base)
 {
-    size_t arcs_bytes = (size_t)s->nslots * sizeof(struct profile_arc);
-    size_t ovf_bytes = (size_t)PROFILE_OVF_CAPACITY * sizeof(struct profile_ovf);
+    char *set = base;
     s->set = base;
-    s->arcs = arcs_bytes ? (struct profile_arc *)base : NULL;
-    s->ovf = ovf_bytes ? (struct profile_ovf *)((char *)base + arcs_bytes) : NULL;
-    s->bins = (uint16_t *)((char *)base + arcs_bytes + ovf_bytes);
+    s->arcs = s->nslots ? (struct profile_arc *)set : NULL;
+    s->ovf = PROFILE_OVF_CAPACITY ?
+             (struct profile_ovf *)(set + profile_set_span(s, PROFILE_SET_ARCS)) : NULL;
+    s->bins = (uint16_t *)(set + profile_set_span(s, PROFILE_SET_OVF));
 }
 
 void profile_clear(struct profile_state *s)

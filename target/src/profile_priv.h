@@ -176,6 +176,26 @@ extern struct profile_state profile_frozen;
  * as each starts; thread context only, as they are. */
 extern size_t profile_enomem_bytes;
 
+/*
+ * A set of arrays (profile_on allocates one, and a spare for snapshots): its parts in
+ * address order, the arc records first (word alignment), then the overflow entries, then
+ * the 16-bit bins. Both profile_set_layout, which places the parts, and snapshot.c, which
+ * zeroes a frozen set up to the end of one part in a single span, take the order from
+ * profile_set_span.
+ */
+enum profile_set_part { PROFILE_SET_ARCS, PROFILE_SET_OVF, PROFILE_SET_BINS };
+
+/* Bytes from the start of s's set to the end of part: that part and every one before it. */
+static inline size_t profile_set_span(const struct profile_state *s, enum profile_set_part part)
+{
+    size_t bytes = (size_t)s->nslots * sizeof(struct profile_arc);
+    if (part >= PROFILE_SET_OVF)
+        bytes += (size_t)PROFILE_OVF_CAPACITY * sizeof(struct profile_ovf);
+    if (part >= PROFILE_SET_BINS)
+        bytes += (size_t)s->nbins * sizeof(uint16_t);
+    return bytes;
+}
+
 /* Points s's arcs, overflow entries and bins into the set of memory at base. */
 void profile_set_layout(struct profile_state *s, void *base);
 
