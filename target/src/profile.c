@@ -96,21 +96,19 @@ __attribute__((noinline)) int profile_slow_path(struct profile_state *s)
     return s->running;
 }
 
-/* Stop sampling and forget everything; returns the memory to free (outside the lock). The
- * generation moves on, so that a snapshot still held (a TFTP transfer) lets the sets be. */
+/* Stop sampling and forget everything but what lasts (struct profile_lasting); returns the
+ * memory to free (outside the lock). The generation moves on, so that a snapshot still held
+ * (a TFTP transfer) lets the sets be. */
 static void *profile_stop(struct profile_state *s)
 {
     hal_profile_irq_state irq = profile_lock();
     void *memory = s->memory;
     int was_running = s->running;
-    uint32_t generation = s->generation + 1;
     s->running = 0;         /* first: a reader halting inside the memset sees "off" */
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    memset(s, 0, sizeof *s);
-    s->generation = generation;
-    s->hash_mul = PROFILE_ARC_HASH_MUL;
+    memset(s, 0, offsetof(struct profile_state, lasting));
     profile_disarm(s);
-    profile_set_busy(1);
+    s->lasting.generation++;
     memset(&profile_frozen, 0, sizeof profile_frozen);  /* an outstanding snapshot ends */
 #if PROFILE_STACKS
     profile_stack_compact();    /* the paths go with the data, but the live frames' */

@@ -125,16 +125,6 @@ struct profile_state {
      * next sample or mcount takes the slow path and performs the reset, and so does
      * anything else that adds to the live data (a snapshot's merge-back) first. */
     volatile uint32_t reset_pending;
-    /* Nonzero while a masked section outside the two hot paths changes this state or
-     * profile_frozen (profile_lock to profile_unlock). Masked sections do not preempt each
-     * other, so a halted target is in the middle of a change only if it is halted inside
-     * one: busy says so for these, the PC for the hot paths (__profile_hit,
-     * __profile_mcount and the mcount stub). gdb/gprof.gdb runs the target out of both
-     * before it reads. */
-    volatile uint32_t busy;
-    /* Counts profile_on/profile_off calls (survives them): a snapshot that outlives its
-     * sets sees a different generation and never touches their memory again. */
-    uint32_t generation;
 
     /* Samples no longer in the arrays: reset, or handed out in a delivered snapshot.
      * samples_retired + samples (+ a snapshot's) = every sample since profile_on. */
@@ -145,6 +135,21 @@ struct profile_state {
     size_t set_bytes;           /* bytes of one set: arcs, overflow entries, bins */
     void  *set;                 /* where this state's set starts (profile_set_layout) */
     void  *spare;               /* a zeroed set for the next snapshot, or NULL */
+
+    /* What outlives profile_off (and profile_on's restart): profile_stop forgets every
+     * field before this one, and closes the gates. Last, so that "before" is one span. */
+    struct profile_lasting {
+        /* Nonzero while a masked section outside the two hot paths changes this state or
+         * profile_frozen (profile_lock to profile_unlock). Masked sections do not preempt
+         * each other, so a halted target is in the middle of a change only if it is halted
+         * inside one: busy says so for these, the PC for the hot paths (__profile_hit,
+         * __profile_mcount and the mcount stub). gdb/gprof.gdb runs the target out of both
+         * before it reads. */
+        volatile uint32_t busy;
+        /* Counts profile_on/profile_off calls: a snapshot that outlives its sets sees a
+         * different generation and never touches their memory again. */
+        uint32_t generation;
+    } lasting;
 };
 
 /* What an mcount stub reads (<cyg/profile/hal.h>), checked here. */
@@ -219,6 +224,7 @@ static inline void profile_disarm(struct profile_state *s)
     s->armed_span = 0;
     s->armed_homes = 0;
     s->armed_arcs = (struct profile_arc *)profile_arcs_none;   /* read, never written */
+    s->hash_mul = PROFILE_ARC_HASH_MUL;     /* (the gate's constant, whatever else changed) */
 }
 
 /* Can the arc table hold the address a? On a 32-bit target always; on a 64-bit one if it
@@ -288,7 +294,7 @@ static inline void profile_set_busy(uint32_t busy)
 {
     /* Compiler barriers: no change to the state may move across the flag. */
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    profile_state.busy = busy;
+    profile_state.lasting.busy = busy;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 

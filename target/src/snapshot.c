@@ -46,7 +46,7 @@ int profile_snapshot_take(struct profile_gmon_reader *r)
         profile_stack_freeze();   /* the tree's counts: the same moment */
 #endif
     }
-    uint32_t generation = s->generation;
+    uint32_t generation = s->lasting.generation;
     profile_unlock(irq);
     if (rc == 0) {
         memset(r, 0, sizeof *r);
@@ -58,7 +58,7 @@ int profile_snapshot_take(struct profile_gmon_reader *r)
 
 int profile_snapshot_ended(const struct profile_gmon_reader *r)
 {
-    return r->generation != profile_state.generation || !profile_frozen.bins;
+    return r->generation != profile_state.lasting.generation || !profile_frozen.bins;
 }
 
 /* Opens a step of a release (a profile_lock section) if the snapshot is still current;
