@@ -84,6 +84,13 @@ static int step_begin(const struct profile_gmon_reader *r, hal_profile_irq_state
  * ended meanwhile (nothing more may be touched), else 1.
  */
 
+/* Adds a frozen counter to the live one and takes it out of the frozen set (in a step). */
+static void move_count(uint32_t *live, uint32_t *frozen)
+{
+    *live += *frozen;
+    *frozen = 0;
+}
+
 /* The calls neither set recorded (table full, call site outside the range): one step. */
 static int merge_arc_losses(const struct profile_gmon_reader *r)
 {
@@ -92,10 +99,8 @@ static int merge_arc_losses(const struct profile_gmon_reader *r)
     if (!step_begin(r, &irq))
         return 0;
     profile_slow_path(s);
-    s->arcs_dropped += f->arcs_dropped;
-    s->arcs_out_of_range += f->arcs_out_of_range;
-    f->arcs_dropped = 0;
-    f->arcs_out_of_range = 0;
+    move_count(&s->arcs_dropped, &f->arcs_dropped);
+    move_count(&s->arcs_out_of_range, &f->arcs_out_of_range);
     profile_unlock(irq);
     return 1;
 }
@@ -169,12 +174,9 @@ static int merge_unbinned_samples(const struct profile_gmon_reader *r)
     if (!step_begin(r, &irq))
         return 0;
     profile_slow_path(s);
-    s->samples += f->samples;
-    s->samples_out_of_range += f->samples_out_of_range;
-    s->samples_overhead += f->samples_overhead;
-    f->samples = 0;
-    f->samples_out_of_range = 0;
-    f->samples_overhead = 0;
+    move_count(&s->samples, &f->samples);
+    move_count(&s->samples_out_of_range, &f->samples_out_of_range);
+    move_count(&s->samples_overhead, &f->samples_overhead);
     profile_unlock(irq);
     return 1;
 }
