@@ -162,6 +162,9 @@ _Static_assert(offsetof(struct profile_state, armed_arcs) == PROFILE_STATE_ARCS 
                offsetof(struct profile_state, armed_homes) == PROFILE_STATE_HOMES &&
                offsetof(struct profile_state, hash_mul) == PROFILE_STATE_HASH_MUL,
                "struct profile_state's first fields must match <cyg/profile/hal.h>");
+/* What profile_stop keeps is the state's last field: it zeroes the span before it. */
+_Static_assert(offsetof(struct profile_state, lasting) + sizeof(struct profile_lasting) ==
+               sizeof(struct profile_state), "struct profile_lasting must come last");
 
 /* The records the closed mcount gate points to (a home and the slot after it): free,
  * never written (owned by profile.c). */
@@ -224,7 +227,7 @@ static inline void profile_disarm(struct profile_state *s)
     s->armed_span = 0;
     s->armed_homes = 0;
     s->armed_arcs = (struct profile_arc *)profile_arcs_none;   /* read, never written */
-    s->hash_mul = PROFILE_ARC_HASH_MUL;     /* (the gate's constant, whatever else changed) */
+    s->hash_mul = PROFILE_ARC_HASH_MUL;     /* a constant: whole again after a stop */
 }
 
 /* Can the arc table hold the address a? On a 32-bit target always; on a 64-bit one if it
