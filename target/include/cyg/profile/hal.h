@@ -94,13 +94,13 @@ void hal_disable_profile_timer(void);
  * typedef ... hal_profile_irq_state: what hal_profile_irq_save() returns.
  *
  * Mask every interrupt that may run -pg code (the profile timer's too: __profile_hit
- * masks as well) and return the previous state. Sections do not nest across threads: a
- * thread switch inside one must not happen.
+ * masks as well) and return the previous state.
  */
 static inline hal_profile_irq_state hal_profile_irq_save(void);
 
-/* Give back the mask state hal_profile_irq_save() returned. A sample it held back is taken
- * before the next user instruction (so that it counts as profiler overhead). */
+/* Give back the mask state hal_profile_irq_save() returned. A sample held back meanwhile
+ * should be taken before the next user instruction (an ISB on ARM), so that it counts as
+ * profiler overhead. */
 static inline void hal_profile_irq_restore(hal_profile_irq_state state);
 
 /* Nonzero in an interrupt or exception handler (profile_on and profile_off refuse to run
