@@ -104,6 +104,10 @@ TESTS += tests/byob/test_byob.sh
 # ---- the package never gets -pg, and never touches FP registers ----
 TESTS += tests/build/test_no_pg.sh tests/build/test_no_fp.sh
 
+# ---- the HAL contract: every architecture HAL compiles against <cyg/profile/hal.h>, a HAL
+# or board with a hook of another signature does not ----
+TESTS += tests/build/test_hal_contract.sh
+
 # ---- LWIP_DIR: the package built from a lwIP tree of one's own ----
 TESTS += tests/build/test_lwip_dir.sh
 
