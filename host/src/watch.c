@@ -21,6 +21,7 @@
 #include "error.h"
 #include "fetch.h"
 #include "gmon_io.h"
+#include "tasks.h"
 #include "watch.h"
 
 /* Set by SIGINT and SIGTERM: the view ends after the refresh under way. */
@@ -31,6 +32,14 @@ static void on_stop(int sig)
 	(void)sig;
 	watch_stop = 1;
 }
+
+/* A task's samples since the view started (gmon.tasks of every refresh, added up by id). */
+struct watch_task {
+	uint64_t id;
+	char *name;
+	uint64_t samples;
+	uint32_t last;             /* in the last interval */
+};
 
 /* The session: its directory, the terminal's state, what the screen shows. */
 struct watch {
@@ -43,7 +52,32 @@ struct watch {
 	unsigned refreshes;
 	double target_seconds;     /* since the start, by the target's sample count */
 	char status[200];
+	struct watch_task *tasks;  /* every task seen, in the order first seen */
+	size_t ntasks;
+	uint64_t task_samples;     /* the samples of every gmon.tasks read */
 };
+
+/* The last interval's gmon.tasks added to the session's. */
+static void tasks_add(struct watch *w, const struct tasks *ts)
+{
+	for (size_t i = 0; i < w->ntasks; i++)
+		w->tasks[i].last = 0;
+	if (!ts)
+		return;
+	for (uint32_t i = 0; i < ts->n; i++) {
+		const struct task *t = &ts->t[i];
+		size_t k = 0;
+		while (k < w->ntasks && w->tasks[k].id != t->id)
+			k++;
+		if (k == w->ntasks) {
+			w->tasks = xrealloc(w->tasks, (w->ntasks + 1) * sizeof *w->tasks);
+			w->tasks[w->ntasks++] = (struct watch_task){t->id, xstrdup(t->name), 0, 0};
+		}
+		w->tasks[k].samples += t->samples;
+		w->tasks[k].last = t->samples;
+	}
+	w->task_samples += ts->samples;
+}
 
 static int watch_open(struct watch *w)
 {
@@ -134,6 +168,14 @@ static int by_last_share(const void *l, const void *r)
 	return strcmp(a->name, b->name);
 }
 
+static int by_last_samples(const void *l, const void *r)
+{
+	const struct watch_task *a = l, *b = r;
+	if (a->last != b->last)
+		return a->last < b->last ? 1 : -1;
+	return (a->samples < b->samples) - (a->samples > b->samples);
+}
+
 static int screen_rows(const struct watch *w)
 {
 	struct winsize ws;
@@ -164,10 +206,28 @@ static void draw_header(const struct watch *w, const struct fetch_target *t,
 	       "recorded %llu\n", (unsigned long long)cl[0], (unsigned long long)ca[0],
 	       share((double)ca[1], (double)ca[0]), (unsigned long long)ca[2]);
 	printf("%s\n\n", w->status);
-	printf("%7s %8s %11s  %s\n", "last %", "total %", "calls/s", "function");
 }
 
-/* The screen: the header, then the functions by their share of the last interval. */
+/* The tasks by their share of the last interval (as FreeRTOS's run-time stats, and since
+ * the start): lines drawn. */
+static int draw_tasks(struct watch *w, const struct tasks *last, int room)
+{
+	if (!w->ntasks || room < 3)
+		return 0;
+	qsort(w->tasks, w->ntasks, sizeof *w->tasks, by_last_samples);
+	int lines = 2;
+	printf("%7s %8s  %s\n", "last %", "total %", "task");
+	for (size_t i = 0; i < w->ntasks && lines < room; i++, lines++)
+		printf("%7.1f %8.1f  %s\n",
+		       share(w->tasks[i].last, last ? (double)last->samples : 0),
+		       share((double)w->tasks[i].samples, (double)w->task_samples),
+		       w->tasks[i].name);
+	putchar('\n');
+	return lines;
+}
+
+/* The screen: the header, the tasks where the target names them, then the functions by
+ * their share of the last interval. */
 static void draw(struct watch *w, const struct fetch_target *t, const char *program,
 		 double interval, const struct analysis *last, const struct analysis *all)
 {
@@ -181,6 +241,8 @@ static void draw(struct watch *w, const struct fetch_target *t, const char *prog
 		putchar('\n');
 	draw_header(w, t, program, interval, last, all);
 	int room = screen_rows(w) - 7;
+	room -= draw_tasks(w, last->tasks, room / 2);
+	printf("%7s %8s %11s  %s\n", "last %", "total %", "calls/s", "function");
 	for (size_t i = 0; i < d.n && (int)i < room; i++) {
 		const struct diff_row *r = &d.rows[i];
 		printf("%7.1f %8.1f %11.1f  %s\n", share(r->self[1], d.total[1]),
@@ -207,6 +269,7 @@ static int refresh(struct watch *w, const struct fetch_target *t, const char *pr
 	w->refreshes++;
 	w->target_seconds = target_seconds(all);
 	w->status[0] = 0;
+	tasks_add(w, last->tasks);
 	draw(w, t, program, interval, last, all);
 	return 0;
 }
@@ -248,6 +311,9 @@ static int watch_close(struct watch *w)
 		unlink(w->log);
 		rmdir(w->dir);
 	}
+	for (size_t i = 0; i < w->ntasks; i++)
+		free(w->tasks[i].name);
+	free(w->tasks);
 	return rc;
 }
 
