@@ -215,6 +215,14 @@ static inline uintptr_t profile_arc_addr(const struct profile_state *s, uint32_t
     return (uintptr_t)((uint64_t)s->low_pc >> 32 << 32 | v);
 }
 
+/* Is pc, mcount's caller, no call site but the mark of an interrupt entry (Cortex-M's
+ * EXC_RETURN in lr: a handler the hardware entered, or one it tail-called)? Such a call is
+ * recorded with that mark as its from_pc (doc/format.md), not counted as outside the range.
+ * A HAL whose handlers are called by code (an assembly entry) has none. */
+#ifndef HAL_PROFILE_FROM_EXCEPTION
+#define HAL_PROFILE_FROM_EXCEPTION(pc) 0
+#endif
+
 /* The bin of address pc in s's ranges, or UINT32_MAX if it lies in none (no bin has that
  * index: there are at most 2^32-1). */
 static inline uint32_t profile_range_bin(const struct profile_state *s, uintptr_t pc)
