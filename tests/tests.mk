@@ -302,6 +302,17 @@ bench-stacks-board: $(TB)/fw/stacks.elf $(TB)/fw/stacks-mode.elf
 $(eval $(call stacks_variant,mode,threads,CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_THREADS=3))
 TESTS     += tests/qemu/test_stacks_threads.py
 TEST_DEPS += $(TB)/fw/threads-mode.elf
+# A preemptive kernel in miniature with FreeRTOS's Cortex-M mechanisms (SVC start, naked
+# PendSV switch, SysTick, priorities, a queue; tests/qemu/rtos_kernel.c), built at -O2 in
+# both modes: each task's calls exact, each task's share of the CPU against an instruction
+# trace (gmon.tasks), the naked handlers excluded from the hooks by name in the stack mode,
+# and the link refusing a naked function hooked (tests/qemu/test_rtos.py). ARMv7-M.
+RTOS_NAKED := PendSV_Handler,SVC_Handler
+$(eval $(call firmware,rtos,tests/qemu/rtos.c tests/qemu/rtos_kernel.c,tests/qemu/support.c))
+$(eval $(call stacks_variant,mode,rtos,CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_THREADS=5))
+$(TB)/fw/rtos/pg/tests/qemu/rtos_kernel.c.o: APP_CFLAGS += -finstrument-functions-exclude-function-list=$(RTOS_NAKED)
+TESTS     += tests/qemu/test_rtos.py
+TEST_DEPS += $(TB)/fw/rtos.elf $(TB)/fw/rtos-mode.elf
 # gmon.stacks over TFTP: the TFTP firmware in the stack-profiling mode, real clients, on a
 # LAN9118 board of each ARM architecture with one (ARMv7-M, ARMv7-A).
 TFTP_STACKS_BOARDS := mps2-an385 vexpress-a9
