@@ -306,13 +306,21 @@ TEST_DEPS += $(TB)/fw/threads-mode.elf
 # PendSV switch, SysTick, priorities, a queue; tests/qemu/rtos_kernel.c), built at -O2 in
 # both modes: each task's calls exact, each task's share of the CPU against an instruction
 # trace (gmon.tasks), the naked handlers excluded from the hooks by name in the stack mode,
-# and the link refusing a naked function hooked (tests/qemu/test_rtos.py). ARMv7-M.
-RTOS_NAKED := PendSV_Handler,SVC_Handler
+# and the link refusing a naked function hooked (tests/qemu/test_rtos.py). ARMv7-M (the
+# reference board) and ARMv6-M (microbit: a tree of 80 nodes, shadow stacks of 12 frames).
+RTOS_NAKED  := PendSV_Handler,SVC_Handler
+RTOS_BOARDS := $(REFERENCE_BOARD) microbit
+RTOS_CFG    := CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_THREADS=5 $(if $(filter microbit,$(BOARD)),CYGNUM_PROFILE_STACKS_NODES=80 CYGNUM_PROFILE_STACKS_DEPTH=12)
 $(eval $(call firmware,rtos,tests/qemu/rtos.c tests/qemu/rtos_kernel.c,tests/qemu/support.c))
-$(eval $(call stacks_variant,mode,rtos,CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_THREADS=5))
+$(eval $(call stacks_variant,mode,rtos,$(RTOS_CFG)))
 $(TB)/fw/rtos/pg/tests/qemu/rtos_kernel.c.o: APP_CFLAGS += -finstrument-functions-exclude-function-list=$(RTOS_NAKED)
+RTOS_FW := $(TB)/fw/rtos.elf $(TB)/fw/rtos-mode.elf
+ifneq ($(filter $(BOARD),$(RTOS_BOARDS)),)
+test-board-deps: $(RTOS_FW)
 TESTS     += tests/qemu/test_rtos.py
-TEST_DEPS += $(TB)/fw/rtos.elf $(TB)/fw/rtos-mode.elf
+TEST_DEPS += $(RTOS_FW)
+endif
+TESTS += $(foreach b,$(filter-out $(BOARD),$(RTOS_BOARDS)),tests/qemu/test_rtos.py@$(b))
 # gmon.stacks over TFTP: the TFTP firmware in the stack-profiling mode, real clients, on a
 # LAN9118 board of each ARM architecture with one (ARMv7-M, ARMv7-A).
 TFTP_STACKS_BOARDS := mps2-an385 vexpress-a9

@@ -5,11 +5,14 @@
  * vTaskSwitchContext), the SysTick tick with time slicing, two task priorities over an idle
  * task, critical sections by BASEPRI, a blocking queue. Built as the application is, with
  * -pg (and in the stack-profiling mode -finstrument-functions: the naked handlers are
- * excluded by name, as the port kit's flags do for FreeRTOS's port files). ARMv7-M.
+ * excluded by name, as the port kit's flags do for FreeRTOS's port files). ARMv7-M, and
+ * ARMv6-M as FreeRTOS's GCC/ARM_CM0 port does it: no BASEPRI (critical sections by PRIMASK,
+ * which masks the profile timer too), r8-r11 moved through r4-r7.
  *
- * The switch hook, traceTASK_SWITCHED_IN's place: profile_task_switch(TCB, name); then a
- * marker of the task (rtos_mark_N, an instruction that returns), by which an instruction
- * trace tells which task runs (tests/qemu/test_rtos.py).
+ * The switch hook, traceTASK_SWITCHED_IN's place: profile_task_switch(TCB, name), just
+ * after a marker of the task (rtos_mark_N, an instruction that returns), by which an
+ * instruction trace tells which task runs (tests/qemu/test_rtos.py): a sample due from the
+ * moment profile_task_switch masks interrupts is counted for the new task.
  */
 #include <cyg/profile/profile.h>
 #include <cyg/hal/board.h>
@@ -18,7 +21,11 @@
 #include <stdlib.h>
 #include "rtos.h"
 
+#if defined(__ARM_ARCH_6M__)
+#define STACK_WORDS 192         /* (microbit's 16 KiB) */
+#else
 #define STACK_WORDS 384
+#endif
 #define SCB_ICSR   (*(volatile uint32_t *)0xE000ED04u)
 #define SCB_SHPR2  (*(volatile uint32_t *)0xE000ED1Cu)
 #define SCB_SHPR3  (*(volatile uint32_t *)0xE000ED20u)
@@ -26,11 +33,17 @@
 #define SYST_RVR   (*(volatile uint32_t *)0xE000E014u)
 #define SYST_CVR   (*(volatile uint32_t *)0xE000E018u)
 #define PENDSVSET  (1u << 28)
-#define CPU_HZ     25000000u
+/* The tick's period in core clock cycles (QEMU's clock: 25 MHz on mps2-an385). */
+#define TICK_CYCLES (25u * TICK_US)
 /* BASEPRI of a critical section (FreeRTOS's configMAX_SYSCALL_INTERRUPT_PRIORITY): masks
  * priorities 5..7 (SysTick, PendSV at 7), not the profile timer (0) nor the fast timer. */
 #define SYSCALL_PRIO (5u << 5)
 #define KERNEL_PRIO  0xFFu
+#if defined(__ARM_ARCH_6M__)
+#define V6M 1       /* no BASEPRI: PRIMASK */
+#else
+#define V6M 0
+#endif
 
 enum { READY, BLOCKED_SEND, BLOCKED_RECEIVE, DELAYED, EXITED };
 
@@ -68,9 +81,15 @@ void rtos_mark_0(void), rtos_mark_1(void), rtos_mark_2(void), rtos_mark_3(void),
 static void (*const marks[TASKS_MAX])(void) = { rtos_mark_0, rtos_mark_1, rtos_mark_2,
                                                 rtos_mark_3, rtos_mark_4 };
 
+/* The kernel's interrupts masked (v) or not (0): BASEPRI, or on ARMv6-M PRIMASK. */
 static inline void set_basepri(uint32_t v)
 {
-    __asm__ volatile("msr basepri, %0\n\tdsb\n\tisb" : : "r"(v) : "memory");
+    if (V6M && v)
+        __asm__ volatile("cpsid i" : : : "memory");
+    else if (V6M)
+        __asm__ volatile("cpsie i" : : : "memory");
+    else
+        __asm__ volatile("msr basepri, %0\n\tdsb\n\tisb" : : "r"(v) : "memory");
 }
 
 static void enter_critical(void)
@@ -127,8 +146,8 @@ void rtos_switch_context(void)
     }
     if (best && best != cur) {
         rtos_current = best;
-        profile_task_switch((uintptr_t)best, best->name);
         marks[best->index]();
+        profile_task_switch((uintptr_t)best, best->name);
     }
 }
 
@@ -149,6 +168,39 @@ void SysTick_Handler(void)
  * r4-r11, and the exception return onto its stack. */
 __attribute__((naked)) void PendSV_Handler(void)
 {
+#if V6M
+    __asm__ volatile(
+        ".syntax unified\n\t"
+        "mrs    r0, psp\n\t"
+        "ldr    r3, =rtos_current\n\t"
+        "ldr    r2, [r3]\n\t"
+        "subs   r0, #32\n\t"
+        "str    r0, [r2]\n\t"
+        "stmia  r0!, {r4-r7}\n\t"
+        "mov    r4, r8\n\t"
+        "mov    r5, r9\n\t"
+        "mov    r6, r10\n\t"
+        "mov    r7, r11\n\t"
+        "stmia  r0!, {r4-r7}\n\t"
+        "push   {r3, r14}\n\t"
+        "cpsid  i\n\t"
+        "bl     rtos_switch_context\n\t"
+        "cpsie  i\n\t"
+        "pop    {r2, r3}\n\t"
+        "ldr    r1, [r2]\n\t"
+        "ldr    r0, [r1]\n\t"
+        "adds   r0, #16\n\t"
+        "ldmia  r0!, {r4-r7}\n\t"
+        "mov    r8, r4\n\t"
+        "mov    r9, r5\n\t"
+        "mov    r10, r6\n\t"
+        "mov    r11, r7\n\t"
+        "msr    psp, r0\n\t"
+        "subs   r0, #32\n\t"
+        "ldmia  r0!, {r4-r7}\n\t"
+        "bx     r3\n\t"
+        ".ltorg\n\t");
+#else
     __asm__ volatile(
         "mrs    r0, psp\n\t"
         "isb\n\t"
@@ -172,12 +224,32 @@ __attribute__((naked)) void PendSV_Handler(void)
         "isb\n\t"
         "bx     r14\n\t"
         ".ltorg\n\t" : : "i"(SYSCALL_PRIO));
+#endif
 }
 
 /* SVC (vPortSVCHandler): the first task's registers, and the exception return into it on
  * the process stack. */
 __attribute__((naked)) void SVC_Handler(void)
 {
+#if V6M
+    __asm__ volatile(
+        ".syntax unified\n\t"
+        "ldr    r3, =rtos_current\n\t"
+        "ldr    r1, [r3]\n\t"
+        "ldr    r0, [r1]\n\t"
+        "adds   r0, #16\n\t"
+        "ldmia  r0!, {r4-r7}\n\t"
+        "mov    r8, r4\n\t"
+        "mov    r9, r5\n\t"
+        "mov    r10, r6\n\t"
+        "mov    r11, r7\n\t"
+        "msr    psp, r0\n\t"
+        "subs   r0, #32\n\t"
+        "ldmia  r0!, {r4-r7}\n\t"
+        "ldr    r0, =0xFFFFFFFD\n\t"
+        "bx     r0\n\t"
+        ".ltorg\n\t");
+#else
     __asm__ volatile(
         "ldr    r3, =rtos_current\n\t"
         "ldr    r1, [r3]\n\t"
@@ -190,6 +262,7 @@ __attribute__((naked)) void SVC_Handler(void)
         "orr    r14, #0xd\n\t"
         "bx     r14\n\t"
         ".ltorg\n\t");
+#endif
 }
 
 void rtos_start(void)
@@ -199,10 +272,10 @@ void rtos_start(void)
         if (tcbs[i].prio > first->prio)
             first = &tcbs[i];
     rtos_current = first;
-    profile_task_switch((uintptr_t)first, first->name);
     marks[first->index]();
+    profile_task_switch((uintptr_t)first, first->name);
     SCB_SHPR3 |= KERNEL_PRIO << 16 | KERNEL_PRIO << 24;     /* PendSV, SysTick: last */
-    SYST_RVR = CPU_HZ / 1000000u * TICK_US - 1;
+    SYST_RVR = TICK_CYCLES - 1;
     SYST_CVR = 0;
     SYST_CSR = 7;               /* the core clock, interrupt, on */
     __asm__ volatile("cpsie  i\n\t"
