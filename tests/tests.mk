@@ -305,15 +305,16 @@ TEST_DEPS += $(TB)/fw/threads-mode.elf
 # A preemptive kernel in miniature with FreeRTOS's Cortex-M mechanisms (SVC start, naked
 # PendSV switch, SysTick, priorities, a queue; tests/qemu/rtos_kernel.c), built at -O2 in
 # both modes: each task's calls exact, each task's share of the CPU against an instruction
-# trace (gmon.tasks), the naked handlers excluded from the hooks by name in the stack mode,
-# and the link refusing a naked function hooked (tests/qemu/test_rtos.py). ARMv7-M (the
+# trace (gmon.tasks), the port's naked handlers excluded from the hooks in the stack mode, and
+# the link refusing a naked function hooked (tests/qemu/test_rtos.py). ARMv7-M (the
 # reference board) and ARMv6-M (microbit: a tree of 80 nodes, shadow stacks of 12 frames).
-RTOS_NAKED  := PendSV_Handler,SVC_Handler
 RTOS_BOARDS := $(REFERENCE_BOARD) microbit
 RTOS_CFG    := CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_THREADS=5 $(if $(filter microbit,$(BOARD)),CYGNUM_PROFILE_STACKS_NODES=80 CYGNUM_PROFILE_STACKS_DEPTH=12)
-$(eval $(call firmware,rtos,tests/qemu/rtos.c tests/qemu/rtos_kernel.c,tests/qemu/support.c))
+RTOS_PORT   := tests/qemu/rtos_port_$(if $(filter riscv,$(ARCH)),riscv,cortexm).c
+$(eval $(call firmware,rtos,tests/qemu/rtos.c tests/qemu/rtos_kernel.c $(RTOS_PORT),tests/qemu/support.c))
 $(eval $(call stacks_variant,mode,rtos,$(RTOS_CFG)))
-$(TB)/fw/rtos/pg/tests/qemu/rtos_kernel.c.o: APP_CFLAGS += -finstrument-functions-exclude-function-list=$(RTOS_NAKED)
+# (the port's file without the stack mode's hooks, as the FreeRTOS kit builds FreeRTOS's)
+$(TB)/fw/rtos/pg/$(RTOS_PORT).o: APP_CFLAGS += -finstrument-functions-exclude-file-list=$(RTOS_PORT)
 RTOS_FW := $(TB)/fw/rtos.elf $(TB)/fw/rtos-mode.elf
 ifneq ($(filter $(BOARD),$(RTOS_BOARDS)),)
 test-board-deps: $(RTOS_FW)

@@ -10,10 +10,10 @@ name); tests/qemu/rtos.c, its tasks, and a nested fast-timer interrupt. -O2, -pg
     each instruction QEMU executed (its exec log, single-stepping, from profile_on to the
     end; the task by the kernel's switch markers rtos_mark_N; the profile timer's
     interrupt, which no sample sees, left out); GNU gprof's call counts exact per task;
-  - stack mode: the naked handlers excluded from the hooks by name (the port kit's way),
+  - stack mode: the port's file excluded from the hooks (the FreeRTOS kit's way),
     the firmware runs through; every task's calls exact under its own context node, which
     gmon.tasks names; the nested interrupt's calls under its handler; nothing repaired;
-  - the build refuses the naked handlers hooked: the kernel compiled as the stack mode's
+  - the build refuses the naked handlers hooked: the port compiled as the stack mode's
     build compiles it, without the exclusion, and tools/check-hooks (which the link runs
     in that mode) names PendSV_Handler and SVC_Handler (the reference board).
 ARMv7-M (mps2-an385) and ARMv6-M (microbit); the board is a parameter (BOARD, PROFILE_TB).
@@ -213,14 +213,14 @@ def main():
         return t.done()
     cfg = subprocess.run(["make", "--no-print-directory", "-s"] + STACKS_CFG + ["config-dir"],
                          cwd=h.ROOT, stdout=subprocess.PIPE, text=True).stdout.strip()
-    obj = os.path.join(cfg, "fw", "rtos", "pg", "tests", "qemu", "rtos_kernel.c.o")
-    dry = subprocess.run(["make", "--no-print-directory", "-n", "-W", "tests/qemu/rtos_kernel.c"]
+    obj = os.path.join(cfg, "fw", "rtos", "pg", "tests", "qemu", "rtos_port_cortexm.c.o")
+    dry = subprocess.run(["make", "--no-print-directory", "-n", "-W", "tests/qemu/rtos_port_cortexm.c"]
                          + STACKS_CFG + [obj], cwd=h.ROOT, stdout=subprocess.PIPE, text=True).stdout
-    cc = [ln for ln in dry.splitlines() if " -c tests/qemu/rtos_kernel.c " in ln]
+    cc = [ln for ln in dry.splitlines() if " -c tests/qemu/rtos_port_cortexm.c " in ln]
     if t.ok(len(cc) == 1 and "-finstrument-functions " in cc[0] + " ",
-            "the stack mode's compile command of the kernel", dry[-1500:]):
-        hooked = os.path.join(OUT, "rtos_kernel-hooked.o")
-        cmd = re.sub(r"-finstrument-functions-exclude-function-list=\S+", "", cc[0])
+            "the stack mode's compile command of the kernel's port", dry[-1500:]):
+        hooked = os.path.join(OUT, "rtos_port-hooked.o")
+        cmd = re.sub(r"-finstrument-functions-exclude-file-list=\S+", "", cc[0])
         cmd = re.sub(r" -o \S+", " -o " + hooked, cmd).replace(" -MMD -MP", "")
         p = subprocess.run(cmd, shell=True, cwd=h.ROOT, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
