@@ -302,13 +302,15 @@ bench-stacks-board: $(TB)/fw/stacks.elf $(TB)/fw/stacks-mode.elf
 $(eval $(call stacks_variant,mode,threads,CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_THREADS=3))
 TESTS     += tests/qemu/test_stacks_threads.py
 TEST_DEPS += $(TB)/fw/threads-mode.elf
-# A preemptive kernel in miniature with FreeRTOS's Cortex-M mechanisms (SVC start, naked
-# PendSV switch, SysTick, priorities, a queue; tests/qemu/rtos_kernel.c), built at -O2 in
-# both modes: each task's calls exact, each task's share of the CPU against an instruction
-# trace (gmon.tasks), the port's naked handlers excluded from the hooks in the stack mode, and
-# the link refusing a naked function hooked (tests/qemu/test_rtos.py). ARMv7-M (the
-# reference board) and ARMv6-M (microbit: a tree of 80 nodes, shadow stacks of 12 frames).
-RTOS_BOARDS := $(REFERENCE_BOARD) microbit
+# A preemptive kernel in miniature with FreeRTOS's ports' mechanisms (tests/qemu/
+# rtos_kernel.c: priorities, a tick, a queue; its ports: rtos_port_cortexm.c, an SVC start
+# and a naked PendSV switch; rtos_port_riscv.c, an ecall yield in its own trap handler and
+# the machine-timer tick), built at -O2 in both modes: each task's calls exact, each task's
+# share of the CPU against an instruction trace (gmon.tasks), the port's file without the
+# stack mode's hooks, and the link refusing a naked function hooked
+# (tests/qemu/test_rtos.py). ARMv7-M (the reference board), ARMv6-M (microbit: a tree of 80
+# nodes, shadow stacks of 12 frames) and RISC-V (riscv32-virt).
+RTOS_BOARDS := $(REFERENCE_BOARD) microbit riscv32-virt
 RTOS_CFG    := CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_THREADS=5 $(if $(filter microbit,$(BOARD)),CYGNUM_PROFILE_STACKS_NODES=80 CYGNUM_PROFILE_STACKS_DEPTH=12)
 RTOS_PORT   := tests/qemu/rtos_port_$(if $(filter riscv,$(ARCH)),riscv,cortexm).c
 $(eval $(call firmware,rtos,tests/qemu/rtos.c tests/qemu/rtos_kernel.c $(RTOS_PORT),tests/qemu/support.c))

@@ -11,7 +11,11 @@
 #define CRUNCHES     300   /* crunch() calls, the worker's */
 #define SLEEP_EVERY  50    /* the sender and the worker sleep a tick every so many */
 #define TICK_US      250   /* SysTick: the kernel's tick, a time slice */
+#ifdef __riscv
+#define SAMPLE_US    20    /* the profile timer (a trap saves every register: ~300 instructions) */
+#else
 #define SAMPLE_US    10    /* the profile timer */
+#endif
 #define FAST_US      97    /* the nested interrupt (fast timer) */
 #define TASKS_MAX    5     /* the kernel's task control blocks, idle included */
 

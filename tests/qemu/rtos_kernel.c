@@ -31,7 +31,7 @@ struct rtos_queue {
 static struct tcb tcbs[TASKS_MAX];
 static unsigned ntasks;
 struct tcb *volatile rtos_current;
-static volatile uint32_t tick;
+volatile uint32_t rtos_ticks;      /* (also read by the test) */
 uint32_t rtos_critical_nesting;
 struct rtos_queue rtos_q;
 
@@ -96,9 +96,9 @@ void rtos_switch_context(void)
  * masked; the port asks for a switch after it. */
 void rtos_tick(void)
 {
-    tick++;
+    rtos_ticks++;
     for (unsigned i = 0; i < ntasks; i++)
-        if (tcbs[i].state == DELAYED && tcbs[i].wake == tick)
+        if (tcbs[i].state == DELAYED && tcbs[i].wake == rtos_ticks)
             tcbs[i].state = READY;
 }
 
@@ -120,7 +120,7 @@ void rtos_stop_tick(void)
 void rtos_delay(uint32_t ticks)
 {
     enter_critical();
-    rtos_current->wake = tick + ticks;
+    rtos_current->wake = rtos_ticks + ticks;
     rtos_current->state = DELAYED;
     rtos_port_yield();
     exit_critical();
