@@ -50,5 +50,5 @@ TEST_DEPS += $(TB)/fw/demo-stacks-mode.elf $(TGPROF) $(SPEEDSCOPE)
 demo-rtos: $(SETUP_STAMP) $(TGPROF) $(TB)/fw/rtos-mode.elf
 	@$(if $(filter armv7m,$(ARCH)),,echo "demo-rtos: an ARMv7-M board (BOARD=$(REFERENCE_BOARD)), not $(BOARD)"; exit 2;)
 	@TGPROF=$(TGPROF) demo/run-demo-rtos $(BOARD_RUN) $(TB)/fw/rtos-mode.elf $(BUILD)/demo
-TESTS     += tests/qemu/test_demo_rtos.sh
+TESTS     += tests/qemu/test_demo_rtos.py
 TEST_DEPS += $(TB)/fw/rtos-mode.elf $(TGPROF)

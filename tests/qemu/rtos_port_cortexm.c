@@ -29,6 +29,20 @@
 #define V6M 0
 #endif
 
+/* ARMv6-M: the task of the TCB at r1 back: r4-r11 from its stack (r8-r11 through r4-r7),
+ * its stack pointer into the PSP (what an exception return pops stays there). */
+#define V6M_RESTORE                                                                          \
+    "ldr    r0, [r1]\n\t"                                                                    \
+    "adds   r0, #16\n\t"                                                                     \
+    "ldmia  r0!, {r4-r7}\n\t"                                                                \
+    "mov    r8, r4\n\t"                                                                      \
+    "mov    r9, r5\n\t"                                                                      \
+    "mov    r10, r6\n\t"                                                                     \
+    "mov    r11, r7\n\t"                                                                     \
+    "msr    psp, r0\n\t"                                                                     \
+    "subs   r0, #32\n\t"                                                                     \
+    "ldmia  r0!, {r4-r7}\n\t"
+
 /* The markers: rtos_mark_N for the task of index N (a bx lr each, no hooks). */
 __asm__(".text\n.thumb\n"
         ".global rtos_mark_0\n.thumb_func\nrtos_mark_0: bx lr\n"
@@ -101,16 +115,7 @@ __attribute__((naked)) void PendSV_Handler(void)
         "cpsie  i\n\t"
         "pop    {r2, r3}\n\t"
         "ldr    r1, [r2]\n\t"
-        "ldr    r0, [r1]\n\t"
-        "adds   r0, #16\n\t"
-        "ldmia  r0!, {r4-r7}\n\t"
-        "mov    r8, r4\n\t"
-        "mov    r9, r5\n\t"
-        "mov    r10, r6\n\t"
-        "mov    r11, r7\n\t"
-        "msr    psp, r0\n\t"
-        "subs   r0, #32\n\t"
-        "ldmia  r0!, {r4-r7}\n\t"
+        V6M_RESTORE
         "bx     r3\n\t"
         ".ltorg\n\t");
 #else
@@ -149,16 +154,7 @@ __attribute__((naked)) void SVC_Handler(void)
         ".syntax unified\n\t"
         "ldr    r3, =rtos_current\n\t"
         "ldr    r1, [r3]\n\t"
-        "ldr    r0, [r1]\n\t"
-        "adds   r0, #16\n\t"
-        "ldmia  r0!, {r4-r7}\n\t"
-        "mov    r8, r4\n\t"
-        "mov    r9, r5\n\t"
-        "mov    r10, r6\n\t"
-        "mov    r11, r7\n\t"
-        "msr    psp, r0\n\t"
-        "subs   r0, #32\n\t"
-        "ldmia  r0!, {r4-r7}\n\t"
+        V6M_RESTORE
         "ldr    r0, =0xFFFFFFFD\n\t"
         "bx     r0\n\t"
         ".ltorg\n\t");
