@@ -58,6 +58,14 @@ $(UNIT_DIR)/test_stacks: tests/unit/test_stacks.c $(UNIT_DEPS)
 	  -Wl,--wrap=malloc -Wl,--wrap=memset -lcmocka -o $@
 TESTS     += $(UNIT_DIR)/test_stacks
 TEST_DEPS += $(UNIT_DIR)/test_stacks
+# Per-task time's core (target/src/tasks.c): 3 slots (a configuration of its own, made as the
+# layouts' above), with the TFTP daemon's kept table.
+UNIT_LAYOUT_CFG_tasks3 := PROFILE_SNAPSHOT=1 CYGNUM_PROFILE_TASKS=3
+$(UNIT_DIR)/test_tasks: tests/unit/test_tasks.c $(UNIT_DEPS) $(UNIT_DIR)/layout-tasks3/include/pkgconf/profile_gprof.h
+	$(CC) -I$(UNIT_DIR)/layout-tasks3/include $(UNIT_CFLAGS) -DCYGPKG_PROFILE_TFTP=1 \
+	  tests/unit/test_tasks.c $(UNIT_CORE) -Wl,--wrap=malloc -Wl,--wrap=memset -lcmocka -o $@
+TESTS     += $(UNIT_DIR)/test_tasks
+TEST_DEPS += $(UNIT_DIR)/test_tasks
 # ... and C++ exceptions unwinding through instrumented frames (the test is C++, built with
 # -finstrument-functions; the core and its probe are C, not instrumented).
 $(UNIT_DIR)/test_stacks_cxx: tests/unit/test_stacks_cxx.cc tests/unit/stacks_cxx_probe.c $(UNIT_DEPS)

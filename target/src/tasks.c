@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <cyg/profile/gmon.h>
 #include "profile_priv.h"
 
 #define TASKS      ((uint32_t)CYGNUM_PROFILE_TASKS)
@@ -81,43 +82,73 @@ void profile_tasks_clear(void)
     t->unregistered = 0;
 }
 
-/* The table a snapshot froze (profile_snapshot_take), taken out of the live one in the same
- * step as gmon.out's data: the same moment. Owned by this file; changed in the snapshot's
- * lock sections (freeze, thaw, forget) and by profile_stop (forget). */
-static struct {
+/* A copy of the table at one moment, with what gmon.tasks's header says of it. */
+struct table_copy {
     uint32_t valid;
     uint32_t prof_rate, samples_total;      /* of the gmon.out it goes with */
     struct profile_tasks table;
-} frozen;
+};
+
+/* The memory of frozen and kept (below): when the daemon keeps a delivered snapshot's
+ * table, the two pointers swap (in the release's masked section: nothing is copied). Owned
+ * by this file, through the two pointers. */
+static struct table_copy copies[1 + PROFILE_TFTP];
+
+/* The table a snapshot froze (profile_snapshot_take), taken out of the live one in the same
+ * step as gmon.out's data: the same moment. Owned by this file; changed in the snapshot's
+ * lock sections (freeze, thaw, forget) and by profile_stop (forget). */
+static struct table_copy *frozen = &copies[0];
+
+#if PROFILE_TFTP
+/* The table of the last gmon.out a TFTP client took delivery of, which `get gmon.tasks`
+ * serves until the next gmon.out is delivered (as gmon.stacks's, stacks.c). Owned by this
+ * file: set by profile_tasks_thaw (PROFILE_SNAPSHOT_DELIVERED_GMON), dropped by
+ * profile_tasks_forget; read by the daemon through profile_tasks_kept_read, which checks
+ * kept_generation (counts every change of kept, owned with it). */
+static struct table_copy *kept = &copies[1];
+static uint32_t kept_generation;
+#endif
 
 void profile_tasks_freeze(void)
 {
     struct profile_tasks *t = &profile_tasks;
     fold_running(t);
-    frozen.valid = 1;
-    frozen.prof_rate = profile_frozen.prof_rate;
-    frozen.samples_total = profile_frozen.samples;
-    frozen.table = *t;
+    frozen->valid = 1;
+    frozen->prof_rate = profile_frozen.prof_rate;
+    frozen->samples_total = profile_frozen.samples;
+    frozen->table = *t;
     profile_tasks_clear();
 }
 
 void profile_tasks_thaw(int delivered)
 {
     struct profile_tasks *t = &profile_tasks;
-    if (!frozen.valid)
+    if (!frozen->valid)
         return;
     if (!delivered) {
         /* (the slots registered meanwhile come after the frozen ones: same indices) */
         for (uint32_t i = 0; i <= TASKS; i++)
-            t->slots[i].samples += frozen.table.slots[i].samples;
-        t->unregistered += frozen.table.unregistered;
+            t->slots[i].samples += frozen->table.slots[i].samples;
+        t->unregistered += frozen->table.unregistered;
     }
-    frozen.valid = 0;
+#if PROFILE_TFTP
+    if (delivered == PROFILE_SNAPSHOT_DELIVERED_GMON) {
+        struct table_copy *was_kept = kept;
+        kept = frozen;
+        frozen = was_kept;
+        kept_generation++;
+    }
+#endif
+    frozen->valid = 0;
 }
 
 void profile_tasks_forget(void)
 {
-    frozen.valid = 0;
+    frozen->valid = 0;
+#if PROFILE_TFTP
+    kept->valid = 0;
+    kept_generation++;
+#endif
 }
 
 /* gmon.tasks (doc/format.md): a 32-byte header, then a record per task in slot order, the
@@ -149,20 +180,20 @@ static size_t record_bytes(const struct profile_task *k)
     return ADDR_BYTES + 8u + (name_len(k) + 3u) / 4u * 4u;
 }
 
-size_t profile_tasks_image_size(void)
+static size_t image_size(const struct table_copy *c)
 {
-    if (!frozen.valid)
+    if (!c->valid)
         return 0;
     size_t size = HEADER_BYTES;
-    for (uint32_t r = 0; r < records(&frozen.table); r++)
-        size += record_bytes(record_task(&frozen.table, r));
+    for (uint32_t r = 0; r < records(&c->table); r++)
+        size += record_bytes(record_task(&c->table, r));
     return size;
 }
 
-/* Record index (0: the header, r + 1: task record r) into rec; its size. */
-static size_t render(uint32_t index, uint8_t *rec)
+/* Record index (0: the header, r + 1: task record r) of c into rec; its size. */
+static size_t render(const struct table_copy *c, uint32_t index, uint8_t *rec)
 {
-    const struct profile_tasks *t = &frozen.table;
+    const struct profile_tasks *t = &c->table;
     uint8_t *p = rec;
     if (index == 0) {
         memcpy(p, "gmtk", 4);
@@ -170,9 +201,9 @@ static size_t render(uint32_t index, uint8_t *rec)
         p = profile_put_uint(p, 0x01020304u, 4);
         p = profile_put_uint(p, ADDR_BYTES, 1);
         p = profile_put_uint(p, 0, 3);
-        p = profile_put_uint(p, frozen.prof_rate, 4);
+        p = profile_put_uint(p, c->prof_rate, 4);
         p = profile_put_uint(p, records(t), 4);
-        p = profile_put_uint(p, frozen.samples_total, 4);
+        p = profile_put_uint(p, c->samples_total, 4);
         p = profile_put_uint(p, t->unregistered, 4);
     } else {
         const struct profile_task *k = record_task(t, index - 1);
@@ -187,12 +218,12 @@ static size_t render(uint32_t index, uint8_t *rec)
     return (size_t)(p - rec);
 }
 
-size_t profile_tasks_image_read(size_t offset, void *buf, size_t len)
+static size_t image_read(const struct table_copy *c, size_t offset, void *buf, size_t len)
 {
     uint8_t rec[sizeof(uintptr_t) + 8 + NAME_MAX_BYTES + 1];
-    size_t size = profile_tasks_image_size(), done = 0, start = 0;
+    size_t size = image_size(c), done = 0, start = 0;
     for (uint32_t index = 0; done < len && offset + done < size; index++) {
-        size_t n = render(index, rec), at = offset + done;
+        size_t n = render(c, index, rec), at = offset + done;
         if (at < start + n) {
             size_t from = at - start, take = n - from < len - done ? n - from : len - done;
             memcpy((uint8_t *)buf + done, rec + from, take);
@@ -202,3 +233,31 @@ size_t profile_tasks_image_read(size_t offset, void *buf, size_t len)
     }
     return done;
 }
+
+size_t profile_tasks_image_size(void)
+{
+    return image_size(frozen);
+}
+
+size_t profile_tasks_image_read(size_t offset, void *buf, size_t len)
+{
+    return image_read(frozen, offset, buf, len);
+}
+
+#if PROFILE_TFTP
+size_t profile_tasks_kept_size(uint32_t *generation)
+{
+    *generation = kept_generation;
+    return image_size(kept);
+}
+
+size_t profile_tasks_kept_read(size_t offset, void *buf, size_t len)
+{
+    return image_read(kept, offset, buf, len);
+}
+
+int profile_tasks_kept_ended(uint32_t generation)
+{
+    return generation != kept_generation;
+}
+#endif
