@@ -332,6 +332,10 @@ TESTS     += tests/qemu/test_rtos.py
 TEST_DEPS += $(RTOS_FW)
 endif
 TESTS += $(foreach b,$(filter-out $(BOARD),$(RTOS_BOARDS)),tests/qemu/test_rtos.py@$(b))
+# The FreeRTOS kit (rtos/freertos/) built against a stand-in for FreeRTOS's tasks.c: the
+# switch hook, the handler names, the task-count checks, the make fragment's flags.
+TESTS     += tests/build/test_freertos_kit.py
+TEST_DEPS += $(PKGCONF_H)
 # gmon.stacks over TFTP: the TFTP firmware in the stack-profiling mode, real clients, on a
 # LAN9118 board of each ARM architecture with one (ARMv7-M, ARMv7-A).
 TFTP_STACKS_BOARDS := mps2-an385 vexpress-a9
