@@ -20,7 +20,7 @@
 #
 # Wherever the target is halted, what gdb reads is whole: a target halted in the middle of
 # a change to the profiling data (an increment in __profile_hit, __profile_mcount or the
-# mcount stub's own lookup, or a section that sets profile_state.busy: a reset, a
+# mcount stub's own lookup, or a section that sets profile_state.lasting.busy: a reset, a
 # snapshot's take, merge-back or release) is first run to the end of that change (single
 # steps out of the hot functions, a watchpoint on busy for the rest), then read. The target
 # then stands a few instructions further on, and the command says so.
@@ -63,7 +63,7 @@ def _state():
 # The hot paths change the data without setting busy (it would cost every sample and call
 # two stores): a target halted inside them is stepped out. The mcount stubs (assembly, no
 # debug info for a function) are known by their ELF symbol: the architecture's hook may
-# look arcs up itself (<cyg/profile/arc_table.h>).
+# look arcs up itself (<cyg/profile/hal.h>).
 _HOT_FUNCTIONS = ("__profile_hit", "__profile_mcount")
 _HOT_STUBS = ("__gnu_mcount_nc", "_mcount")
 _MAX_STEPS = 10000
@@ -108,9 +108,9 @@ def _run_to_busy_clear():
     others = [b for b in gdb.breakpoints() if b.enabled]
     for b in others:
         b.enabled = False
-    wp = gdb.Breakpoint("profile_state.busy", gdb.BP_WATCHPOINT, gdb.WP_WRITE, internal=True)
+    wp = gdb.Breakpoint("profile_state.lasting.busy", gdb.BP_WATCHPOINT, gdb.WP_WRITE, internal=True)
     try:
-        wp.condition = "profile_state.busy == 0"
+        wp.condition = "profile_state.lasting.busy == 0"
         gdb.execute("continue", to_string=True)
     finally:
         wp.delete()
@@ -124,7 +124,7 @@ def _quiesce(s):
     ranges += [r for r in map(_stub_range, _HOT_STUBS) if r]
     moved = False
     for _ in range(_MAX_STEPS):
-        if int(s["busy"]):
+        if int(s["lasting"]["busy"]):
             _run_to_busy_clear()
         elif _in_hot_path(ranges):
             gdb.execute("stepi", to_string=True)

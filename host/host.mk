@@ -3,7 +3,7 @@
 #   make test                  host/tests/*.sh compare tgprof with GNU gprof byte for byte
 #   make test-host             the same host tests alone (no QEMU)
 #   make bench                 host/bench/run.sh times both tools on large generated inputs
-#   make fuzz                  libFuzzer on the gmon.out, ELF and gmon.stacks readers
+#   make fuzz                  libFuzzer on the gmon.out, ELF, gmon.stacks and gmon.tasks readers
 #   make install-host          $(PREFIX)/bin/tgprof and $(PREFIX)/share/man/man1/tgprof.1
 
 HOST_CC     ?= gcc
@@ -36,7 +36,7 @@ $(HOST_GEN): host/tests/gen-gmon.c
 host: $(TGPROF)
 
 HOST_TESTS := host/tests/compare-native.sh host/tests/compare-synthetic.sh host/tests/robustness.sh host/tests/outputs.sh host/tests/compare-firmware.sh \
-             host/tests/install.sh host/tests/regressions.sh
+             host/tests/install.sh host/tests/regressions.sh host/tests/clones.sh host/tests/tasks.sh
 TESTS     += $(HOST_TESTS)
 TEST_DEPS += $(TGPROF) $(TGPROF_SAN) $(HOST_GEN)
 
@@ -51,19 +51,23 @@ BENCH_DEPS += $(TGPROF) $(HOST_GEN)
 
 
 # ---- fuzzing (clang's libFuzzer) ------------------------------------------------------
+# make fuzz: FUZZ_SECS seconds in all; make fuzz FUZZ_RUNS=10000000: that many executions
+# of each reader instead. Undefined behaviour aborts as a finding, as a crash does.
 FUZZ_SECS ?= 60
-HOST_FUZZERS := $(HB)/fuzz-gmon $(HB)/fuzz-elf $(HB)/fuzz-stacks
-$(HB)/fuzz-%: host/fuzz/fuzz-%.c $(HOST_LIB_SRCS) $(HOST_HDRS)
+FUZZ_RUNS ?=
+HOST_FUZZERS := $(HB)/fuzz-gmon $(HB)/fuzz-elf $(HB)/fuzz-stacks $(HB)/fuzz-tasks
+$(HB)/fuzz-%: host/fuzz/fuzz-%.c host/fuzz/fixed-analysis.h $(HOST_LIB_SRCS) $(HOST_HDRS)
 	@mkdir -p $(@D)
-	clang $(HOST_WARN) -O1 -g -fsanitize=fuzzer,address,undefined -Ihost/src $< $(HOST_LIB_SRCS) $(HOST_LIBS) -o $@
+	clang $(HOST_WARN) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Ihost/src $< $(HOST_LIB_SRCS) $(HOST_LIBS) -o $@
 .PHONY: fuzz
 fuzz: $(HOST_FUZZERS) $(HOST_GEN)
-	host/fuzz/run.sh $(HB) $(FUZZ_SECS)
+	host/fuzz/run.sh $(HB) $(FUZZ_SECS) $(FUZZ_RUNS)
 
 # ---- install ------------------------------------------------------------------------
 .PHONY: install-host
 install: install-host
 install-host: $(TGPROF)
-	@mkdir -p $(PREFIX)/bin $(PREFIX)/share/man/man1
+	@mkdir -p $(PREFIX)/bin $(PREFIX)/share/man/man1 $(PREFIX)/share/gprof-rtos
 	cp $(TGPROF) $(PREFIX)/bin/tgprof
 	cp host/tgprof.1 $(PREFIX)/share/man/man1/tgprof.1
+	cp gdb/gprof.gdb $(PREFIX)/share/gprof-rtos/gprof.gdb   # tgprof --gdb finds it there

@@ -8,8 +8,8 @@
 # non-default configuration (cdl/cdl.mk), so the default build's objects are never touched:
 #   make CYGPKG_NET_LWIP=1 [target]     or CONFIG=file with a line CYGPKG_NET_LWIP = 1
 # In it, the package library libprofile.a also carries lwIP (core, IPv4, UDP, Ethernet,
-# the TFTP server app), the lwIP port (target/lwip), the daemon (target/src/tftp.c) and
-# the board's network support (boards/<board>/net.mk): one library to link, the way eCos's
+# DHCP), the lwIP port (target/lwip), the daemon (target/src/tftp.c, our own TFTP server on
+# lwIP's raw UDP API) and the board's network support (boards/<board>/net.mk): one library to link, the way eCos's
 # libtarget.a carries every package of a configuration.
 
 # Is lwIP in this build's configuration? (The one place that decides.)
@@ -34,8 +34,7 @@ LWIP_SRCS := $(addprefix $(LWIP_DIR)/src/, \
     core/netif.c core/pbuf.c core/stats.c core/sys.c core/timeouts.c core/udp.c \
     core/ipv4/etharp.c core/ipv4/icmp.c core/ipv4/ip4.c core/ipv4/ip4_addr.c \
     core/ipv4/ip4_frag.c core/ipv4/dhcp.c \
-    netif/ethernet.c \
-    apps/tftp/tftp_server.c)
+    netif/ethernet.c)
 
 ifeq ($(NET_LWIP),1)
 ifeq ($(wildcard boards/$(BOARD)/net.mk),)

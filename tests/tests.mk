@@ -100,6 +100,10 @@ TEST_DEPS += $(TB)/fw/bench.elf
 # ---- the install tree, used by an application outside the project ----
 TESTS     += tests/install/test_install.sh
 TEST_DEPS += $(PROFILE_LIB)
+# ... and its CMake package and pkg-config file, on a Cortex-M board and a RISC-V board
+# (riscv32-virt's package: the board suite's deps build it; mps2-an385's with
+# CYGPKG_PROFILE_STACKS=1: test_stacks.py's)
+TESTS     += tests/cmake/test_cmake.sh
 
 # ---- bring your own board: the architecture-only tree (make BOARD=none) and a firmware with
 # its own startup, linker script and CMSIS-style profile timer ----
@@ -107,6 +111,10 @@ TESTS += tests/byob/test_byob.sh
 
 # ---- the package never gets -pg, and never touches FP registers ----
 TESTS += tests/build/test_no_pg.sh tests/build/test_no_fp.sh
+
+# ---- the HAL contract: every architecture HAL compiles against <cyg/profile/hal.h>, a HAL
+# or board with a hook of another signature does not ----
+TESTS += tests/build/test_hal_contract.sh
 
 # ---- LWIP_DIR: the package built from a lwIP tree of one's own ----
 TESTS += tests/build/test_lwip_dir.sh
@@ -355,3 +363,30 @@ include tests/truth.mk
 # Every installed header compiles with its own #include alone, and <cyg/hal/board_api.h>
 # gives its constants (BOARD_CLOCK_HZ, ...): a Cortex-M and a RISC-V board.
 TESTS += tests/build/test_headers.sh
+
+# =========================================================================================
+# ---- profile diffs ------------------------------------------------------------------------
+# =========================================================================================
+# One program in two builds (tests/qemu/diffprog.c; diff_slow with -DDIFF_SLOWER: one
+# function slower, one called more often): tgprof --diff on their profiles, the base run
+# twice (identical under -icount), and the CI limits' exit status. On the reference board.
+$(eval $(call firmware,diff_base,tests/qemu/diffprog.c tests/qemu/diffprog_lib.c,tests/qemu/support.c))
+$(eval $(call firmware,diff_slow,tests/qemu/diffprog.c tests/qemu/diffprog_lib.c,tests/qemu/support.c))
+$(TB)/fw/diff_slow/pg/%.c.o: APP_CFLAGS += -DDIFF_SLOWER
+# (functions start on bucket boundaries, as the README advises: no bucket is shared)
+$(TB)/fw/diff_base/pg/%.c.o $(TB)/fw/diff_slow/pg/%.c.o $(TB)/fw/diff_base/plain/%.c.o $(TB)/fw/diff_slow/plain/%.c.o: APP_CFLAGS += -falign-functions=16
+TESTS     += tests/qemu/test_diff.py
+TEST_DEPS += $(TB)/fw/diff_base.elf $(TB)/fw/diff_slow.elf
+
+# =========================================================================================
+# ---- one command from a running target: --tftp, --gdb, --watch ------------------------------
+# =========================================================================================
+# tgprof fetching and analysing in one step, by gdb (the firmware below) and by TFTP (the
+# TFTP firmware), and its live view in tmux, read with capture-pane as a person reads it
+# (tests/qemu/test_watch.py). On the reference board.
+$(eval $(call firmware,watchprog,tests/qemu/watchprog.c tests/qemu/watchprog_lib.c,tests/qemu/support.c))
+TESTS     += tests/qemu/test_watch.py
+TEST_DEPS += $(TB)/fw/watchprog.elf
+# (functions start on bucket boundaries, as the README advises: no bucket is shared)
+$(TB)/fw/watchprog/pg/%.c.o $(TB)/fw/watchprog/plain/%.c.o: APP_CFLAGS += -falign-functions=16
+TEST_DEPS += $(TFTP_FW)

@@ -31,9 +31,9 @@ def make(*args):
 
 def main():
     t = h.Tap()
-    tb = os.path.join(ROOT, make("config-dir").stdout.strip())
-    elf = os.path.join(tb, "fw", "bench.elf")
-    p = make("-j%d" % (os.cpu_count() or 2), os.path.relpath(elf, ROOT))
+    tb = make("config-dir").stdout.strip()    # as make names it: BUILD may be absolute
+    p = make("-j%d" % (os.cpu_count() or 2), os.path.join(tb, "fw", "bench.elf"))
+    elf = os.path.join(ROOT, tb, "fw", "bench.elf")
     if not t.ok(p.returncode == 0 and os.path.exists(elf),
                 "the bench firmware builds with ARC_PERCENTAGE=1", p.stdout):
         return t.done()

@@ -161,14 +161,14 @@ probe_config ranges16 1 5 1 CYGNUM_PROFILE_MAX_RANGES=16
 check "CYGNUM_PROFILE_MAX_RANGES=16: 16 ranges, not 17" grep -qx "ranges 16: 0, 17: -22" "$tmp/ranges16.txt"
 
 # ---- CYGPKG_PROFILE_TFTP: on by default with lwIP, and only then is lwIP linked ---------------
-lwip_syms='profile_tftp_start|udp_new|udp_new_ip_type|udp_bind|tftp_init|netif_add|etharp_output|lwip_init'
+lwip_syms='profile_tftp_start|udp_new|udp_new_ip_type|udp_bind|udp_sendto|netif_add|etharp_output|lwip_init'
 $NM "$tb_default/fw/cdlprobe.elf" > "$tmp/out" 2>&1
 check "no TCP/IP stack: no tftp daemon and no lwIP in the firmware" eval '! grep -qwE "$lwip_syms" $tmp/out'
 probe_config tftp 1 5 2 CYGPKG_NET_LWIP=1
 if [ -n "${tb_tftp:-}" ]; then
   $NM "$tb_tftp/fw/cdlprobe.elf" > "$tmp/out" 2>&1
   check "tftp on (CYGPKG_NET_LWIP=1): profile_on links the daemon and lwIP" \
-    eval 'grep -qw profile_tftp_start $tmp/out && grep -qwE "udp_new|udp_new_ip_type" $tmp/out && grep -qw tftp_init $tmp/out'
+    eval 'grep -qw profile_tftp_start $tmp/out && grep -qwE "udp_new|udp_new_ip_type" $tmp/out && grep -qw udp_sendto $tmp/out'
   cp "$tmp/tftp.txt" "$tmp/out"
   check "tftp on: profile_on says the daemon waits for the network" grep -q "TFTP daemon not started: the network is not up" "$tmp/out"
 fi

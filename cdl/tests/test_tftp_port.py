@@ -43,9 +43,10 @@ def make(values, *args):
 
 def build(t, values, tag):
     """Builds the TFTP firmware in the configuration; returns (elf, tb) or (None, None)."""
-    tb = os.path.join(ROOT, make(values, "config-dir").stdout.strip())
+    tb = make(values, "config-dir").stdout.strip()    # as make names it: BUILD may be absolute
+    p = make(values, "-j%d" % (os.cpu_count() or 2), os.path.join(tb, "fw", "tftp.elf"))
+    tb = os.path.join(ROOT, tb)
     elf = os.path.join(tb, "fw", "tftp.elf")
-    p = make(values, "-j%d" % (os.cpu_count() or 2), os.path.relpath(elf, ROOT))
     if not t.ok(p.returncode == 0 and os.path.exists(elf), "%s: the TFTP firmware builds" % tag,
                 p.stdout):
         return None, None

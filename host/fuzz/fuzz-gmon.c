@@ -10,6 +10,7 @@
 #include "cg_print.h"
 #include "error.h"
 #include "execcount.h"
+#include "fixed-analysis.h"
 #include "gmon_io.h"
 #include "hist.h"
 #include "options.h"
@@ -18,18 +19,10 @@
 
 static void fixed_symtab(struct symtab *tab, int is64)
 {
-	static const char *names[] = {"main", "a", "b", "c", "d", "e", "f", "g"};
-	memset(tab, 0, sizeof *tab);
-	tab->len = tab->alloc_len = 8;
-	tab->base = xcalloc(9, sizeof *tab->base);
-	for (size_t i = 0; i < 8; i++) {
-		tab->base[i].addr = 0x1000 + 0x40 * i;
-		tab->base[i].name = names[i];
-		tab->base[i].is_func = 1;
+	static const char *const names[] = {"main", "a", "b", "c", "d", "e", "f", "g"};
+	fixed_symbols(tab, names);
+	for (size_t i = 0; i < 8; i++)
 		tab->base[i].is_static = i & 1;
-		tab->base[i].order = i;
-	}
-	tab->text_end = 0x1000 + 0x40 * 8;
 	tab->is64 = is64;
 	symtab_finalize(tab);
 }

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# make fuzz: runs each libFuzzer target for SECS seconds (default 60 in all) on a seed
-# corpus made of generated inputs, and reports executions and findings.
+# make fuzz: runs each libFuzzer target for SECS seconds (default 60 in all), or RUNS
+# executions each when RUNS is given, on a seed corpus made of generated inputs, and
+# reports executions and findings.
 set -u
-HB=${1:-build/host} SECS=${2:-60}
-per=$(( SECS / 3 > 1 ? SECS / 3 : 1 ))
+HB=${1:-build/host} SECS=${2:-60} RUNS=${3:-}
+targets="gmon elf stacks tasks"
+per=$(( SECS / 4 > 1 ? SECS / 4 : 1 ))
+if [ -n "$RUNS" ]; then limit="-runs=$RUNS"; else limit="-max_total_time=$per"; fi
 corp=$HB/fuzz-corpus
-mkdir -p "$corp/gmon" "$corp/elf" "$corp/stacks" "$HB/fuzz-findings"
+mkdir -p "$corp/gmon" "$corp/elf" "$corp/stacks" "$corp/tasks" "$HB/fuzz-findings"
 G=$HB/gen-gmon
 if [ -x "$G" ] && [ -z "$(ls -A "$corp/gmon")" ]; then
 	"$G" asm 20 1 > "$corp/f.s" && gcc -nostdlib -static -Wl,-e,_start "$corp/f.s" -o "$corp/elf/x.elf" &&
@@ -31,17 +34,24 @@ if [ -z "$(ls -A "$corp/stacks")" ]; then
 	done
 	python3 "$gs" "$corp/stacks/chain" $a --chain 50 --every --width 4 > /dev/null
 fi
+# gmon.tasks seeds: both widths and byte orders, the fixed tree's ids, "(other tasks)"
+if [ -z "$(ls -A "$corp/tasks")" ]; then
+	gt=$(dirname "$0")/../tests/gen-tasks.py
+	python3 "$gt" "$corp/tasks/t3" 40 --tasks 3 --unregistered 2 > /dev/null
+	python3 "$gt" "$corp/tasks/b4" 40 --tasks 4 --width 4 --big --names main,a,b,c > /dev/null
+	python3 "$gt" "$corp/tasks/one" 0 --tasks 1 > /dev/null
+fi
 status=0
 # Findings of this run only: the directory keeps those of earlier runs.
 stamp=$(mktemp "$HB/fuzz-findings/.run.XXXXXX") || exit 1
 trap 'rm -f "$stamp"' EXIT
-for t in gmon elf stacks; do
+for t in $targets; do
 	log=$HB/fuzz-$t.log
-	echo "fuzz-$t: $per s"
+	if [ -n "$RUNS" ]; then echo "fuzz-$t: $RUNS executions"; else echo "fuzz-$t: $per s"; fi
 	maxlen=4096
 	[ $t = elf ] && maxlen=16384
-	"$HB/fuzz-$t" -max_total_time=$per -max_len=$maxlen -artifact_prefix="$HB/fuzz-findings/$t-" \
-		"$corp/$t" > "$log" 2>&1
+	"$HB/fuzz-$t" $limit -print_final_stats=1 -max_len=$maxlen \
+		-artifact_prefix="$HB/fuzz-findings/$t-" "$corp/$t" > "$log" 2>&1
 	rc=$?
 	execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
 	[ -n "$execs" ] || execs=$(grep -oE '#[0-9]+' "$log" | tail -1 | tr -d '#')

@@ -11,6 +11,7 @@ struct options;
 struct sym;
 struct arc;
 struct stacks;
+struct tasks;
 struct placement;
 
 struct analysis {
@@ -27,6 +28,8 @@ struct analysis {
 	double tscale;             /* --time-unit: 1 (seconds), 1e3 or 1e6 */
 	const char *tunit;         /* the dimension name printed, "seconds" unless --time-unit */
 	const struct stacks *stacks; /* gmon.stacks: the call graph's times are measured */
+	const struct tasks *tasks;   /* gmon.tasks: the tasks' samples and names */
+	const unsigned char *chosen_tasks; /* --task: a flag per task (slot order), or NULL */
 	struct placement *placement; /* -r and -R: gprof's placement state (order.c) */
 };
 

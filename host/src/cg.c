@@ -2,6 +2,7 @@
  * Same results as gprof's cg_arcs.c/cg_dfn.c, in O(n log n): arcs are found through a
  * hash table, and cycles are merged with union-find instead of rescanning the stack. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analysis.h"
@@ -66,6 +67,15 @@ static void arc_tally(struct analysis *a, struct arcmap *m, struct sym *parent,
 	m->slot[h] = a->narcs;
 }
 
+/* A Cortex-M handler's mcount (and that of a function it tail-calls) sees the
+ * exception-return value the hardware left in lr as its caller: the target records such
+ * a call as an arc from that value, at or above 0xFFFFFF00, where no code is. */
+static int interrupt_entry(const struct symtab *tab, uint64_t from)
+{
+	return tab->machine == 40 /* EM_ARM */ && !tab->is64 && from >= 0xFFFFFF00u &&
+	       from <= 0xFFFFFFFFu;
+}
+
 int cg_build(struct analysis *a)
 {
 	struct profile *p = a->prof;
@@ -83,9 +93,14 @@ int cg_build(struct analysis *a)
 	a->arcs = xcalloc(a->arcs_cap, sizeof *a->arcs);
 	a->narcs = 0;
 	size_t unmatched = 0;
+	uint64_t entries = 0;
 	for (size_t i = 0; i < p->narcs; i++) {
 		struct sym *parent = symtab_lookup(tab, p->arcs[i].from);
 		struct sym *child = symtab_lookup(tab, p->arcs[i].self);
+		if (!parent && child && interrupt_entry(tab, p->arcs[i].from)) {
+			entries += p->arcs[i].count;   /* gprof leaves them out too */
+			continue;
+		}
 		if (!parent || !child) {
 			unmatched++;
 			continue;
@@ -110,6 +125,10 @@ int cg_build(struct analysis *a)
 	if (unmatched && a->opt->extra_warnings)
 		warning("%zu call arcs have an address that matches no symbol (ignored)",
 			unmatched);
+	if (entries && a->opt->extra_warnings && !quiet)
+		fprintf(stderr, "%s: %llu calls from interrupt entries (arcs from an "
+			"exception-return value): counted, from no function (gprof shows such a "
+			"handler as <spontaneous>)\n", progname, (unsigned long long)entries);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <gelf.h>
+#include "clones.h"
 #include "elfsym.h"
 #include "error.h"
 #include "srcinfo.h"
@@ -392,8 +393,13 @@ static char elf_classify(const struct elf_reader *r, const GElf_Sym *sym, size_t
 	}
 	if (cls == 't') {
 		const char *name = r->strings + sym->st_name;
-		if (!*name || !static_name_ok(name, r->strend))
+		if (!*name)
 			return 0;
+		if (!static_name_ok(name, r->strend)) {
+			if (!r->o->keep_clones || !clone_name(name))
+				return 0;
+			cls = 'c';       /* a clone, kept as a static function */
+		}
 		if (!strncmp(name, "__gnu_compiled", 14) || !strncmp(name, "___gnu_compiled", 15))
 			return 0;
 		if (r->o->ignore_non_functions && type != STT_FUNC && type != STT_GNU_IFUNC)
@@ -417,7 +423,8 @@ static void elf_fill_sym(struct elf_reader *r, struct sym *s, size_t n, const GE
 		v &= 0xffffffffu;
 	s->addr = v;
 	s->name = r->strings + sym->st_name;
-	s->is_static = cls == 't';
+	s->is_static = cls == 't' || cls == 'c';
+	s->clone = cls == 'c';
 	s->is_func = type == STT_FUNC || type == STT_GNU_IFUNC;
 	s->order = n;
 	const char *f;

@@ -11,6 +11,7 @@ struct elf_opts {
 	int want_lines;            /* look up file/line through libdw */
 	int want_code_syms;        /* -l: keep the .text symbols BFD names functions after */
 	int want_text;             /* -c: keep the contents of .text */
+	int keep_clones;           /* keep the GCC clones gprof's filter leaves out */
 };
 int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts *o);
 

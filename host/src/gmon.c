@@ -372,16 +372,28 @@ static int counters_trust(const struct gmon_file_info *fi)
 	return fi->counters_marked || fi->samples_total - accounted <= accounted;
 }
 
-/* The target's losses in one file: samples = overhead + the bins' sum + samples outside
- * the range (or refused by a full bin). */
+/* What the target counted but charged to no function and no arc, for one file.  Samples
+ * = overhead + the bins' sum + samples outside the range (or refused by a full bin).  The
+ * arcs word counts the calls mcount saw and kept in no arc (target/src/arcs.c): a call
+ * site outside every profiled range (an interrupt handler's entry, whose return address
+ * is an exception-return value, and what it tail-calls; code outside the ranges, a ROM
+ * or the C library calling back), and calls that found the arc table full.  The word
+ * holds their sum: only gdb's gprof_dump, reading the target's counters, tells them
+ * apart. */
 static void report_loss(const struct gmon_file_info *fi)
 {
 	uint64_t accounted = (uint64_t)fi->samples_overhead + fi->samples_binned;
 	uint64_t outside = fi->samples_total > accounted ? fi->samples_total - accounted : 0;
-	if (outside || fi->arcs_dropped)
-		warning("%s: target lost data: %llu of %u samples fell outside the histogram "
-			"range (or in a full bin), %u call arcs were not recorded", fi->name,
-			(unsigned long long)outside, fi->samples_total, fi->arcs_dropped);
+	if (outside)
+		warning("%s: %llu of %u samples fell outside the histogram range (or in a full "
+			"bin): they are in no function", fi->name, (unsigned long long)outside,
+			fi->samples_total);
+	if (fi->arcs_dropped)
+		warning("%s: %u calls are in no call arc: their caller lay outside the profiled "
+			"range (an interrupt entry, or a tail call from one; code outside the "
+			"range, such as a ROM or the C library calling back), or the target's arc "
+			"table was full (gdb's gprof_dump counts the two apart)", fi->name,
+			fi->arcs_dropped);
 }
 
 /* FORMAT: 0 auto, 1 GNU ("magic"), 2 BSD. */

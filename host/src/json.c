@@ -2,16 +2,19 @@
  * numbers, the cycles and the arcs. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "analysis.h"
 #include "cg_arcs.h"
 #include "cg_print.h"
 #include "error.h"
 #include "gmon_io.h"
+#include "tasks.h"
 #include "symtab.h"
 
-static void jstr(FILE *f, const char *s)
+void json_str(FILE *f, const char *s)
 {
 	if (!s) {
 		fputs("null", f);
@@ -30,7 +33,7 @@ static void jstr(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void jnum(FILE *f, double v)
+void json_num(FILE *f, double v)
 {
 	if (isfinite(v))
 		fprintf(f, "%.17g", v);
@@ -44,7 +47,7 @@ static void json_files(FILE *f, const struct profile *p)
 	for (unsigned i = 0; i < p->nfiles; i++) {
 		const struct gmon_file_info *fi = &p->files[i];
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-		jstr(f, fi->name);
+		json_str(f, fi->name);
 		fprintf(f, ", \"format\": \"%s\", \"version\": %d, \"histograms\": %d, \"arcs\": %d, "
 			   "\"basic_blocks\": %d, \"samples_total\": %u, \"samples_overhead\": %u, "
 			   "\"arcs_dropped\": %u}",
@@ -60,24 +63,24 @@ static void json_functions(FILE *f, const struct analysis *a, double hz)
 	for (size_t i = 0; i < a->tab->len; i++) {
 		const struct sym *s = &a->tab->base[i];
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-		jstr(f, s->name);
+		json_str(f, s->name);
 		fputs(", \"display_name\": ", f);
-		jstr(f, print_dname(a, s));
+		json_str(f, print_dname(a, s));
 		fprintf(f, ", \"address\": \"0x%llx\", \"end\": \"0x%llx\", \"static\": %s, \"file\": ",
 			(unsigned long long)s->addr, (unsigned long long)s->end_addr,
 			s->is_static ? "true" : "false");
-		jstr(f, s->file);
+		json_str(f, s->file);
 		fprintf(f, ", \"line\": %d, \"index\": %d, \"samples\": ", s->line, s->index);
-		jnum(f, s->time);
+		json_num(f, s->time);
 		fputs(", \"self_seconds\": ", f);
-		jnum(f, s->time / hz);
+		json_num(f, s->time / hz);
 		fprintf(f, ", \"calls\": %lu, \"self_calls\": %lu, \"cycle\": %d, \"graph_self_seconds\": ",
 			s->ncalls, s->self_calls, s->cyc_num);
-		jnum(f, s->prop_self / hz);
+		json_num(f, s->prop_self / hz);
 		fputs(", \"graph_children_seconds\": ", f);
-		jnum(f, s->prop_child / hz);
+		json_num(f, s->prop_child / hz);
 		fputs(", \"children_seconds\": ", f);
-		jnum(f, s->child_time / hz);
+		json_num(f, s->child_time / hz);
 		fputc('}', f);
 	}
 }
@@ -90,12 +93,12 @@ static void json_cycles(FILE *f, const struct analysis *a, double hz)
 		fprintf(f, "%s\n    {\"number\": %d, \"index\": %d, \"calls\": %lu, \"internal_calls\": %lu, "
 			   "\"self_seconds\": ", c > 1 ? "," : "", c, cyc->index, cyc->ncalls,
 			cyc->self_calls);
-		jnum(f, cyc->prop_self / hz);
+		json_num(f, cyc->prop_self / hz);
 		fputs(", \"children_seconds\": ", f);
-		jnum(f, cyc->prop_child / hz);
+		json_num(f, cyc->prop_child / hz);
 		fputs(", \"members\": [", f);
 		for (const struct sym *m = cyc->cyc_next; m; m = m->cyc_next) {
-			jstr(f, m->name);
+			json_str(f, m->name);
 			if (m->cyc_next)
 				fputs(", ", f);
 		}
@@ -109,15 +112,36 @@ static void json_arcs(FILE *f, const struct analysis *a, double hz)
 	for (size_t i = 0; i < a->narcs; i++) {
 		const struct arc *arc = &a->arcs[i];
 		fprintf(f, "%s\n    {\"caller\": ", i ? "," : "");
-		jstr(f, arc->parent->name);
+		json_str(f, arc->parent->name);
 		fputs(", \"callee\": ", f);
-		jstr(f, arc->child->name);
+		json_str(f, arc->child->name);
 		fprintf(f, ", \"count\": %lu, \"estimated_self_seconds\": ", arc->count);
-		jnum(f, arc->time / hz);
+		json_num(f, arc->time / hz);
 		fputs(", \"estimated_children_seconds\": ", f);
-		jnum(f, arc->child_time / hz);
+		json_num(f, arc->child_time / hz);
 		fputc('}', f);
 	}
+}
+
+/* "tasks" (with gmon.tasks): each task's id, name, samples and, from gmon.stacks, the
+ * calls it made (null without). */
+static void json_tasks(FILE *f, const struct analysis *a)
+{
+	const struct tasks *ts = a->tasks;
+	uint64_t *calls = a->stacks ? tasks_calls(ts, a->stacks) : NULL;
+	fprintf(f, ",\n  \"task_switches_unregistered\": %u,\n  \"tasks\": [", ts->unregistered);
+	for (uint32_t i = 0; i < ts->n; i++) {
+		fprintf(f, "%s\n    {\"id\": \"0x%llx\", \"name\": ", i ? "," : "",
+			(unsigned long long)ts->t[i].id);
+		json_str(f, ts->t[i].name);
+		fprintf(f, ", \"samples\": %u, \"calls\": ", ts->t[i].samples);
+		if (calls)
+			fprintf(f, "%llu}", (unsigned long long)calls[i]);
+		else
+			fputs("null}", f);
+	}
+	fputs("\n  ]", f);
+	free(calls);
 }
 
 int json_write(struct analysis *a, const char *path)
@@ -130,18 +154,21 @@ int json_write(struct analysis *a, const char *path)
 	fputs("{\n  \"tool\": \"tgprof\",\n  \"files\": [", f);
 	json_files(f, p);
 	fprintf(f, "\n  ],\n  \"rate\": %u,\n  \"dimension\": ", p->hz);
-	jstr(f, p->dimension);
+	json_str(f, p->dimension);
 	fprintf(f, ",\n  \"bytes_per_bin\": ");
-	jnum(f, p->hist_scale * 2);
+	json_num(f, p->hist_scale * 2);
 	fprintf(f, ",\n  \"total_samples\": ");
-	jnum(f, a->total_time);
+	json_num(f, a->total_time);
 	fputs(",\n  \"functions\": [", f);
 	json_functions(f, a, hz);
 	fputs("\n  ],\n  \"cycles\": [", f);
 	json_cycles(f, a, hz);
 	fputs("\n  ],\n  \"arcs\": [", f);
 	json_arcs(f, a, hz);
-	fputs("\n  ]\n}\n", f);
+	fputs("\n  ]", f);
+	if (a->tasks)
+		json_tasks(f, a);
+	fputs("\n}\n", f);
 	if (ferror(f) | fclose(f))
 		return error("%s: write error", path);
 	return 0;

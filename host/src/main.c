@@ -1,16 +1,20 @@
 /* tgprof: command line, and the order of work (as gprof's main). */
 #include <getopt.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "analysis.h"
+#include "clones.h"
 #include "cg_arcs.h"
 #include "cg_print.h"
+#include "diff.h"
 #include "elfsym.h"
 #include "error.h"
 #include "execcount.h"
+#include "fetch.h"
 #include "gmon_io.h"
 #include "hist.h"
 #include "mapfile.h"
@@ -23,6 +27,8 @@
 #include "sum.h"
 #include "symspec.h"
 #include "symtab.h"
+#include "tasks.h"
+#include "watch.h"
 
 #define TGPROF_VERSION "0.1"
 
@@ -100,14 +106,41 @@ static void usage(FILE *f)
 "  --folded=FILE               the stacks, folded (one line per stack: a;b;c N)\n"
 "  --flame-graph=FILE          the stacks as a flame graph (SVG, click to zoom)\n"
 "  --speedscope=FILE           the stacks in speedscope's JSON file format\n"
+"  --tasks-file=FILE           the tasks' samples (gmon.tasks; default: the gmon file's\n"
+"                              NAME.tasks beside it, if there is one); the stacks'\n"
+"                              thread contexts are then named after their tasks\n"
+"  --tasks                     the per-task table: samples, share of the CPU, calls\n"
+"  --task=NAME                 the task's row and its flat profile measured from\n"
+"                              gmon.stacks; the stacks' outputs of that task only\n"
+"  --clones=fold|own           GCC's clones (f.part.0, f.isra.0, f.cold...): fold\n"
+"                              charges them to the symbol before them everywhere, as\n"
+"                              gprof; own to themselves everywhere.  Default: the\n"
+"                              flat profile, call graph, DOT and SVG fold (gprof's),\n"
+"                              --callgrind, --json and the stacks' outputs own\n"
+"  --diff OLD.elf OLD.out NEW.elf NEW.out  (or ELF OLD.out NEW.out) compare two\n"
+"                              profiles: per function, the change in calls, self and\n"
+"                              total time (--json=FILE: the same as JSON)\n"
+"  --fail-slower=PCT           --diff: exit 2 if the program or a function's self time\n"
+"                              rose by more than PCT%% (and more than sampling error)\n"
+"  --fail-calls                --diff: exit 2 if any function's call count changed\n"
+"  --tftp=HOST[:PORT]          first fetch gmon.out (and gmon.stacks, gmon.tasks) from\n"
+"                              the target's TFTP daemon into the current directory\n"
+"  --gdb=HOST:PORT             the same through a gdb remote stub (QEMU, OpenOCD,\n"
+"                              pyOCD), with gdb-multiarch and gprof.gdb's gprof_dump\n"
+"  --watch=SECONDS             with --tftp or --gdb: a live view, refreshed every\n"
+"                              SECONDS (q or Ctrl-C quits; the session's whole profile\n"
+"                              is left in gmon.out)\n"
 "Warnings gprof does not give (saturated bins, merged files with different rates,\n"
-"zero profiling rate, arcs outside every symbol, data lost on the target) and the\n"
+"zero profiling rate, arcs outside every symbol, the target's samples outside the\n"
+"histogram and calls in no arc, samples and calls in GCC clones gprof folds) and the\n"
 "target's profiler overhead go to standard error.\n");
 }
 
 enum { OPT_DEMANGLE = 300, OPT_NO_DEMANGLE, OPT_INLINE_FILES,
        OPT_DOT = 256, OPT_SVG, OPT_CALLGRIND, OPT_JSON, OPT_THRESHOLD, OPT_UNIT,
-       OPT_STACKS = 320, OPT_FOLDED, OPT_FLAME, OPT_SPEEDSCOPE };
+       OPT_STACKS = 320, OPT_FOLDED, OPT_FLAME, OPT_SPEEDSCOPE, OPT_TASKS_FILE, OPT_TASKS,
+       OPT_TASK, OPT_CLONES,
+       OPT_DIFF = 340, OPT_FAIL_SLOWER, OPT_FAIL_CALLS, OPT_TFTP, OPT_GDB, OPT_WATCH };
 
 static const struct option longopts[] = {
 	{"brief", no_argument, 0, 'b'},
@@ -152,6 +185,16 @@ static const struct option longopts[] = {
 	{"folded", required_argument, 0, OPT_FOLDED},
 	{"flame-graph", required_argument, 0, OPT_FLAME},
 	{"speedscope", required_argument, 0, OPT_SPEEDSCOPE},
+	{"tasks-file", required_argument, 0, OPT_TASKS_FILE},
+	{"tasks", no_argument, 0, OPT_TASKS},
+	{"task", required_argument, 0, OPT_TASK},
+	{"clones", required_argument, 0, OPT_CLONES},
+	{"diff", no_argument, 0, OPT_DIFF},
+	{"fail-slower", required_argument, 0, OPT_FAIL_SLOWER},
+	{"fail-calls", no_argument, 0, OPT_FAIL_CALLS},
+	{"tftp", required_argument, 0, OPT_TFTP},
+	{"gdb", required_argument, 0, OPT_GDB},
+	{"watch", required_argument, 0, OPT_WATCH},
 	{"demangle", optional_argument, 0, OPT_DEMANGLE},
 	{"no-demangle", no_argument, 0, OPT_NO_DEMANGLE},
 	{"inline-file-names", no_argument, 0, OPT_INLINE_FILES},
@@ -159,17 +202,18 @@ static const struct option longopts[] = {
 	{0, 0, 0, 0},
 };
 
-/* The gmon file's calling-context tree beside it (NAME.out: NAME.stacks; else NAME.stacks
- * appended), when one gmon file was read and that file exists; else NULL. */
-static char *stacks_beside(const struct profile *p)
+/* The gmon file's companion file beside it, of the same snapshot (NAME.out: NAME.EXT; else
+ * .EXT appended: gmon.stacks, gmon.tasks), when one gmon file was read and that file
+ * exists; else NULL. */
+static char *companion_beside(const struct profile *p, const char *ext)
 {
 	if (p->nfiles != 1)
 		return NULL;
 	const char *g = p->files[0].name;
 	size_t len = strlen(g), base = len >= 4 && !strcmp(g + len - 4, ".out") ? len - 4 : len;
-	char *s = xmalloc(base + sizeof ".stacks");
+	char *s = xmalloc(base + strlen(ext) + 1);
 	memcpy(s, g, base);
-	strcpy(s + base, ".stacks");
+	strcpy(s + base, ext);
 	if (access(s, F_OK) == 0)
 		return s;
 	free(s);
@@ -213,7 +257,17 @@ struct run {
 	struct stacks stacks;
 	struct fmap map;
 	char *beside;              /* the gmon.stacks found beside the gmon file */
+	struct tasks tasks;
+	char *tasks_beside;        /* the gmon.tasks found beside the gmon file */
+	unsigned char *chosen;     /* --task: a flag per task */
+	struct clones_view clones;
+	struct analysis *shown;    /* the reports' (and DOT's) analysis: a, or clones.a */
+	struct analysis *own;      /* tgprof's files': clones.a unless --clones=fold */
 	int style;                 /* STYLE_* printed */
+	int diff;                  /* --diff: this run is one of two compared */
+	struct diff_limits limits; /* --fail-slower, --fail-calls */
+	struct fetch_target fetch; /* --tftp, --gdb: where the profile comes from */
+	double watch;              /* --watch: seconds between refreshes (0: no live view) */
 	int first_output;          /* nothing printed yet */
 };
 
@@ -245,6 +299,7 @@ static const struct file_opt { int c; size_t field; } file_opts[] = {
 	{OPT_FOLDED, offsetof(struct options, folded)},
 	{OPT_FLAME, offsetof(struct options, flame)},
 	{OPT_SPEEDSCOPE, offsetof(struct options, speedscope)},
+	{OPT_TASKS_FILE, offsetof(struct options, tasks_file)},
 };
 
 /* What an option handler made of an option. */
@@ -254,6 +309,7 @@ enum { OPT_DONE, OPT_BAD_VALUE, OPT_NOT_MINE };
 
 static const char *const format_names[] = {"auto", "magic", "bsd", NULL};
 static const char *const unit_names[] = {"s", "ms", "us", NULL};
+static const char *const clones_names[] = {"default", "fold", "own", NULL};
 
 /* The index of ARG in NAMES, or -1. */
 static int name_index(const char *arg, const char *const *names)
@@ -330,8 +386,36 @@ static int value_option(struct run *r, int c, char *arg)
 		if (o->width < 1)
 			o->width = 1;
 		return OPT_DONE;
+	case OPT_CLONES:
+		if ((o->clones = name_index(arg, clones_names)) < 1)
+			return error("unknown --clones=%s (fold or own)", arg), OPT_BAD_VALUE;
+		return OPT_DONE;
+	case OPT_TASK:
+		o->task = arg;
+		style_option(r, STYLE_TASKS);
+		return OPT_DONE;
 	case 't': o->table_length = atoi(arg); return OPT_DONE;
 	case 'm': o->min_count = atoi(arg); return OPT_DONE;
+	case OPT_FAIL_SLOWER:
+		r->limits.slower_pct = strtod(arg, &end);
+		if (end == arg || *end || !(r->limits.slower_pct >= 0) ||
+		    isinf(r->limits.slower_pct))
+			return error("--fail-slower=%s: not a percentage (a number, 0 or more)",
+				     arg), OPT_BAD_VALUE;
+		r->limits.slower_set = 1;
+		return OPT_DONE;
+	case OPT_TFTP:
+	case OPT_GDB:
+		if (r->fetch.kind)
+			return error("only one of --tftp and --gdb"), OPT_BAD_VALUE;
+		return fetch_parse(&r->fetch, c == OPT_TFTP ? FETCH_TFTP : FETCH_GDB, arg)
+			? OPT_BAD_VALUE : OPT_DONE;
+	case OPT_WATCH:
+		r->watch = strtod(arg, &end);
+		if (end == arg || *end || !(r->watch >= 0.1 && r->watch <= 3600))
+			return error("--watch=%s: seconds between refreshes, from 0.1 to 3600", arg),
+			       OPT_BAD_VALUE;
+		return OPT_DONE;
 	case 'I':
 		for (char *d = strtok(arg, ":"); d; d = strtok(NULL, ":")) {
 			o->search = xrealloc(o->search, (o->nsearch + 1) * sizeof *o->search);
@@ -356,6 +440,7 @@ static int flag_option(struct run *r, int c, char *arg)
 	case 'l': o->lines = 1; r->eo.want_code_syms = 1; break;
 	case 'L': o->print_path = 1; break;
 	case 'r': style_option(r, STYLE_ORDER); break;
+	case OPT_TASKS: style_option(r, STYLE_TASKS); break;
 	case 'R': r->map_path = arg; style_option(r, STYLE_FILE_ORDER); break;
 	case 's':
 		/* gprof sets line granularity for -s: everything is as with -l */
@@ -369,6 +454,8 @@ static int flag_option(struct run *r, int c, char *arg)
 	case 'y': o->separate_files = 1; break;
 	case 'z': o->ignore_zeros = 0; break;
 	case OPT_INLINE_FILES: o->inline_files = 1; break;
+	case OPT_DIFF: r->diff = 1; break;
+	case OPT_FAIL_CALLS: r->limits.calls = 1; break;
 	case OPT_DEMANGLE: o->no_demangle = 0; break;
 	case OPT_NO_DEMANGLE: o->no_demangle = 1; break;
 	default: return OPT_NOT_MINE;
@@ -406,10 +493,19 @@ static int parse_options(struct run *r, int argc, char **argv)
 	if ((o->user_specified & STYLE_ORDER) && (o->user_specified & STYLE_FILE_ORDER))
 		return error("only one of --function-ordering (-r) and --file-ordering (-R) may "
 			     "be given (as in gprof)"), 1;
+	if ((r->limits.slower_set || r->limits.calls) && !r->diff)
+		return error("--fail-slower and --fail-calls go with --diff"), 1;
 	o->extra_warnings = 1;
 	r->aout = optind < argc ? argv[optind++] : "a.out";
 	r->gmon = argv + optind;
 	r->ngmon = argc - optind;
+	if (r->watch && !r->fetch.kind)
+		return error("--watch needs a target: --tftp=HOST[:PORT] or --gdb=HOST:PORT"), 1;
+	if (r->fetch.kind && (r->ngmon || r->diff))
+		return error("--%s fetches gmon.out itself: name only the program (tgprof --%s=%s "
+			     "app.elf)%s", r->fetch.kind == FETCH_TFTP ? "tftp" : "gdb",
+			     r->fetch.kind == FETCH_TFTP ? "tftp" : "gdb", r->fetch.spec,
+			     r->diff ? ", and not with --diff" : ""), 1;
 	for (const char **e = default_excluded; *e; e++) {
 		symspec_add(o, *e, EXCL_TIME);
 		symspec_add(o, *e, EXCL_GRAPH);
@@ -451,7 +547,7 @@ static int read_symbols(struct run *r)
 static int read_stacks(struct run *r)
 {
 	const struct options *o = &r->o;
-	const char *path = o->stacks ? o->stacks : (r->beside = stacks_beside(&r->prof));
+	const char *path = o->stacks ? o->stacks : (r->beside = companion_beside(&r->prof, ".stacks"));
 	if (path && stacks_read(&r->stacks, path))
 		return -1;
 	int fit = path ? stacks_fit_gmon(&r->stacks, &r->prof, o->stacks != NULL) : 1;
@@ -467,7 +563,41 @@ static int read_stacks(struct run *r)
 	return 0;
 }
 
-/* The gmon files (-i: each one's summary as it is read), then gmon.stacks. */
+/* gmon.tasks: --tasks-file's, or the one beside the gmon file if it fits; --task's
+ * choice among its tasks. */
+static int read_tasks(struct run *r)
+{
+	const struct options *o = &r->o;
+	const char *path = o->tasks_file ? o->tasks_file
+					 : (r->tasks_beside = companion_beside(&r->prof, ".tasks"));
+	if (path && tasks_read(&r->tasks, path))
+		return -1;
+	int fit = path ? tasks_fit_gmon(&r->tasks, &r->prof, o->tasks_file != NULL) : 1;
+	if (fit < 0)
+		return -1;      /* --tasks-file named it: an error; found beside: ignored (1) */
+	if (fit == 0)
+		r->a.tasks = &r->tasks;
+	if (r->a.tasks && !(o->style & STYLE_TASKS) && !quiet)
+		/* standard output stays gprof's: the table only when asked, said here */
+		fprintf(stderr, "%s: %s: %u tasks (--tasks prints each one's share of the CPU)\n",
+			progname, path, r->tasks.n);
+	/* before any output, as for the stacks' outputs */
+	if ((o->style & STYLE_TASKS) && !r->a.tasks)
+		return error("--tasks and --task need gmon.tasks (from the target's per-task "
+			     "time; --tasks-file=FILE names it)%s",
+			     path ? ": the one found beside was not this profile's" : "");
+	if (o->task && !r->a.stacks)
+		return error("--task=%s: a task's own profile is measured in gmon.stacks (the "
+			     "target's stack-profiling mode; --stacks=FILE names it): gmon.out "
+			     "and gmon.tasks do not say where a task's time went", o->task);
+	if (o->task && tasks_select(&r->tasks, o->task, &r->chosen))
+		return -1;
+	r->a.chosen_tasks = r->chosen;
+	return 0;
+}
+
+/* The gmon files (-i: each one's summary as it is read), then gmon.stacks and
+ * gmon.tasks. */
 static int read_profiles(struct run *r)
 {
 	struct profile *prof = &r->prof;
@@ -485,7 +615,7 @@ static int read_profiles(struct run *r)
 		}
 	} while (++i < r->ngmon);
 	gmon_report_overhead(prof);
-	if (read_stacks(r))
+	if (read_stacks(r) || read_tasks(r))
 		return -1;
 	if (prof->nbbs && r->o.lines)
 		bb_assign(&r->tab, prof);
@@ -543,21 +673,51 @@ static int compute(struct run *r)
 	return 0;
 }
 
+/* GCC's clones: the view that keeps them, where the symbols are the ELF's (not -l's lines,
+ * -S's listing or -R's files), and which analysis each output takes. */
+static int choose_clones(struct run *r)
+{
+	const struct options *o = &r->o;
+	r->shown = r->own = &r->a;
+	if (o->clones == CLONES_FOLD || o->lines || r->ext_syms || r->map_path)
+		return 0;
+	/* the call graph of clones for the outputs that show it; else the counts the warning
+	 * needs are enough */
+	int shown = o->clones == CLONES_OWN || o->json || o->callgrind || o->folded || o->flame ||
+		    o->speedscope || o->task;
+	if (clones_view_build(&r->clones, &r->a, r->aout, &r->eo, shown))
+		return -1;
+	if (!r->clones.active)
+		return 0;
+	r->own = &r->clones.a;
+	if (o->clones == CLONES_OWN)
+		r->shown = r->own;
+	else
+		clones_warn(&r->clones);
+	return 0;
+}
+
 /* The flat profile, after a form feed if something came before. */
 static void print_flat(struct run *r)
 {
 	if (!r->first_output)
 		fputs("\f\n", stdout);
 	r->first_output = 0;
-	flat_print(&r->a, stdout);
+	flat_print(r->shown, stdout);
 }
 
 /* The reports on standard output, in gprof's order: 0, or 1 after an error. */
 static int print_reports(struct run *r)
 {
-	struct analysis *a = &r->a;
+	struct analysis *a = r->shown;
 	int style = r->style, bsd = r->o.bsd, rc = 0;
 	int want_flat = style & STYLE_FLAT, want_graph = (style & STYLE_GRAPH) && a->cg_sorted;
+	if (style & STYLE_TASKS) {
+		tasks_print(a->tasks, a->stacks, a->chosen_tasks, stdout);
+		if (a->chosen_tasks)
+			task_profile_print(r->own, stdout);
+		r->first_output = 0;
+	}
 	if (want_flat && !bsd)
 		print_flat(r);
 	if (want_graph) {
@@ -590,11 +750,12 @@ static int print_reports(struct run *r)
 static int write_files(struct run *r)
 {
 	const struct options *o = &r->o;
-	struct analysis *a = &r->a;
+	struct analysis *a = r->own;
 	int rc = 0;
-	if (o->dot && dot_write(a, o->dot, o->dot_threshold))
+	/* DOT and SVG draw the call graph the report prints */
+	if (o->dot && dot_write(r->shown, o->dot, o->dot_threshold))
 		rc = 1;
-	if (o->svg && svg_write(a, o->svg, o->dot_threshold))
+	if (o->svg && svg_write(r->shown, o->svg, o->dot_threshold))
 		rc = 1;
 	if (o->callgrind && callgrind_write(a, o->callgrind))
 		rc = 1;
@@ -610,6 +771,10 @@ static void run_release(struct run *r)
 	order_release(&r->a);
 	stacks_release(&r->stacks);
 	free(r->beside);
+	tasks_release(&r->tasks);
+	free(r->tasks_beside);
+	free(r->chosen);
+	clones_view_release(&r->clones);
 	free(r->a.cg_sorted);
 	free(r->a.cycles);
 	free(r->a.arcs);
@@ -620,6 +785,114 @@ static void run_release(struct run *r)
 	symspec_release(&r->o);
 }
 
+/* The symbols, the profile and what is computed from them: 0, or -1 after an error. */
+static int analyse(struct run *r)
+{
+	return read_symbols(r) || read_profiles(r) || compute(r) ? -1 : 0;
+}
+
+/* --tftp, --gdb: gmon.out (and its companions) fetched into the current directory, and
+ * read from there. */
+static int fetch_first(struct run *r)
+{
+	static char *fetched[] = {"gmon.out"};
+	if (!r->fetch.kind)
+		return 0;
+	r->fetch.elf = r->aout;
+	if (fetch_profile(&r->fetch, "."))
+		return -1;
+	r->gmon = fetched;
+	r->ngmon = 1;
+	return 0;
+}
+
+/* --diff's files: OLD.elf OLD.out NEW.elf NEW.out, or ELF OLD.out NEW.out. */
+static int diff_files(struct run r[2])
+{
+	char **p = r[0].gmon - 1;     /* the executable, then the gmon files */
+	int n = r[0].ngmon + 1;
+	if (n == 4) {
+		r[0].aout = p[0], r[0].gmon = p + 1;
+		r[1].aout = p[2], r[1].gmon = p + 3;
+	} else if (n == 3) {
+		r[0].aout = r[1].aout = p[0];
+		r[0].gmon = p + 1;
+		r[1].gmon = p + 2;
+	} else {
+		return error("--diff takes OLD.elf OLD.out NEW.elf NEW.out, or ELF OLD.out "
+			     "NEW.out (%d file%s given)", r[0].ngmon ? n : 0, n == 1 ? "" : "s");
+	}
+	r[0].ngmon = r[1].ngmon = 1;
+	return 0;
+}
+
+/* --diff: both profiles analysed as a run each, then compared. 0, 1 after an error, 2 if
+ * --fail-slower or --fail-calls found a change past its limit. */
+static int main_diff(struct run r[2], int argc, char **argv)
+{
+	optind = 0;                  /* the second run: the same options, parsed afresh */
+	if (parse_options(&r[1], argc, argv) >= 0 || diff_files(r) || analyse(&r[0]) ||
+	    analyse(&r[1]))
+		return 1;
+	char names[2][512];
+	const char *const name[2] = {names[0], names[1]};
+	for (int i = 0; i < 2; i++)
+		snprintf(names[i], sizeof names[i], "%s, %s", r[i].aout, r[i].gmon[0]);
+	struct diff d;
+	diff_build(&d, &r[0].a, &r[1].a);
+	diff_print(&d, name, r[1].a.tscale, r[1].a.tunit, stdout);
+	int rc = r[0].o.json && diff_write_json(&d, name, &r[0].limits, r[0].o.json) ? 1 : 0;
+	if (!rc && diff_failures(&d, &r[0].limits, stderr))
+		rc = 2;
+	diff_release(&d);
+	return rc;
+}
+
+/* --watch's analyses: each a run of its own, with the command line's options. */
+struct watch_runs {
+	int argc;
+	char **argv;
+	const char *aout;
+	struct run slot[2];
+	int used[2];
+};
+
+static const struct analysis *watch_analyse(void *ctx, int slot, char **gmon, int n,
+					    const char *sum_path)
+{
+	struct watch_runs *w = ctx;
+	struct run *r = &w->slot[slot];
+	if (w->used[slot])
+		run_release(r);
+	memset(r, 0, sizeof *r);
+	r->first_output = 1;
+	w->used[slot] = 1;
+	optind = 0;
+	if (parse_options(r, w->argc, w->argv) >= 0)
+		return NULL;
+	r->aout = w->aout;
+	r->gmon = gmon;
+	r->ngmon = n;
+	if (analyse(r) || (sum_path && gmon_write_sum(&r->prof, &r->a, sum_path)))
+		return NULL;
+	return &r->a;
+}
+
+/* --watch: the live view, then nothing more (its gmon.out is there to analyse). */
+static int main_watch(struct run *r, int argc, char **argv)
+{
+	static struct watch_runs w;
+	w.argc = argc;
+	w.argv = argv;
+	w.aout = r->fetch.elf = r->aout;
+	const struct watch_analyser an = {watch_analyse, &w};
+	int rc = watch_run(&r->fetch, r->watch, r->aout, &an);
+	for (int i = 0; i < 2; i++)
+		if (w.used[i])
+			run_release(&w.slot[i]);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct run r = {.first_output = 1};
@@ -627,8 +900,25 @@ int main(int argc, char **argv)
 	int rc = parse_options(&r, argc, argv);
 	if (rc >= 0)
 		return rc;
+	if (r.diff) {
+		struct run two[2] = {r, {.first_output = 1}};
+		rc = main_diff(two, argc, argv);
+		if (fflush(stdout) || ferror(stdout)) {
+			error("write error on standard output");
+			rc = 1;
+		}
+		run_release(&two[0]);
+		run_release(&two[1]);
+		return rc;
+	}
+	if (r.watch) {
+		rc = main_watch(&r, argc, argv);
+		run_release(&r);
+		return rc;
+	}
 	rc = 1;
-	if (!read_symbols(&r) && !read_profiles(&r) && !compute(&r)) {
+	if (!fetch_first(&r) && !read_symbols(&r) && !read_profiles(&r) && !compute(&r) &&
+	    !choose_clones(&r)) {
 		rc = print_reports(&r);
 		rc |= write_files(&r);
 		if (fflush(stdout) || ferror(stdout)) {

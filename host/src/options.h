@@ -10,7 +10,7 @@ enum { INCL_GRAPH, EXCL_GRAPH, INCL_ARCS, EXCL_ARCS, INCL_FLAT, EXCL_FLAT,
        INCL_TIME, EXCL_TIME, INCL_EXEC, EXCL_EXEC, INCL_ANNO, EXCL_ANNO, NUM_TABLES };
 
 enum { STYLE_FLAT = 1, STYLE_GRAPH = 2, STYLE_INFO = 4, STYLE_SUM = 8, STYLE_EXEC = 16,
-       STYLE_ORDER = 32, STYLE_ANNO = 64, STYLE_FILE_ORDER = 128 };
+       STYLE_ORDER = 32, STYLE_ANNO = 64, STYLE_FILE_ORDER = 128, STYLE_TASKS = 256 };
 
 struct symspec {
 	char *file, *name;
@@ -50,6 +50,8 @@ struct options {
 	size_t nspecs;
 	const char *dot, *svg, *callgrind, *json;
 	const char *stacks, *folded, *flame, *speedscope;   /* gmon.stacks and its outputs */
+	const char *tasks_file, *task;   /* gmon.tasks; --task: the one task reported */
+	int clones;                /* --clones: CLONES_DEFAULT, _FOLD or _OWN (clones.h) */
 	double dot_threshold;
 	int extra_warnings;
 	unsigned table_len[NUM_TABLES];

@@ -3,6 +3,8 @@
 #ifndef TGPROF_OUTPUTS_H
 #define TGPROF_OUTPUTS_H
 
+#include <stdio.h>
+
 struct analysis;
 
 int dot_write(struct analysis *a, const char *path, double threshold);
@@ -10,5 +12,8 @@ int svg_write(struct analysis *a, const char *path, double threshold);
 void elide_templates(const char *name, char *out);
 int callgrind_write(struct analysis *a, const char *path);
 int json_write(struct analysis *a, const char *path);
+/* JSON values: a string (escaped; NULL is null), a number (not finite: null). */
+void json_str(FILE *f, const char *s);
+void json_num(FILE *f, double v);
 
 #endif

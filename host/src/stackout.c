@@ -1,7 +1,7 @@
 /* gmon.stacks out: folded stacks, a flame graph (SVG) and speedscope's JSON, from the stacks
  * by frame name (call paths that differ only in call sites are one stack).  A stack starts
- * at main (the first thread's context is left out), at "[thread 0xID]" for another thread,
- * or at an interrupt handler; a context's own samples are its "[no frame]".  Every sample
+ * at main (the first thread's context is left out), at another thread's task name (from
+ * gmon.tasks; "[thread 0xID]" for an id it does not have), or at an interrupt handler; a context's own samples are its "[no frame]".  Every sample
  * of the tree is in exactly one stack; the profiler's own (overhead) in none.  Names are
  * the call graph's (demangled unless --no-demangle).
  *
@@ -21,6 +21,7 @@
 #include "outputs.h"
 #include "stacks.h"
 #include "symtab.h"
+#include "tasks.h"
 
 #define NONE 0xFFFFFFFFu
 
@@ -87,13 +88,16 @@ static uint32_t frame_child(struct trie *t, uint32_t parent, uint32_t name)
 	return t->frame_hash[i] = t->n++;
 }
 
-/* A node's frame name: the function as the call graph names it, a thread's context, or
- * the address (into buf). */
+/* A node's frame name: the function as the call graph names it, a thread's context (its
+ * task's name in gmon.tasks), or the address (into buf). */
 static const char *node_name(const struct stacks *st, const struct analysis *a, uint32_t i,
 			     char *buf, size_t len)
 {
 	const struct stack_node *n = &st->nodes[i];
 	if (n->self == 0) {
+		const struct task *t = a->tasks ? tasks_find(a->tasks, n->from) : NULL;
+		if (t)
+			return t->name;
 		snprintf(buf, len, "[thread 0x%llx]", (unsigned long long)n->from);
 		return buf;
 	}
@@ -151,7 +155,8 @@ static uint64_t *subtree_samples(const struct stacks *st)
 	return sub;
 }
 
-/* The trie of the tree's samples under a root named "all": frames only where samples are. */
+/* The trie of the tree's samples under a root named "all": frames only where samples are;
+ * with --task, only those of the chosen tasks' contexts. */
 static struct trie *trie_build(const struct stacks *st, const struct analysis *a)
 {
 	struct trie *t = xcalloc(1, sizeof *t);
@@ -168,11 +173,12 @@ static struct trie *trie_build(const struct stacks *st, const struct analysis *a
 	uint32_t no_frame = name_id(t, "[no frame]");
 	uint64_t *sub = subtree_samples(st);
 	uint32_t *fr = xmalloc((st->n + 1) * sizeof *fr);
+	uint32_t *task = a->chosen_tasks ? tasks_of_nodes(a->tasks, st) : NULL;
 	char buf[64];
 	for (uint32_t i = 0; i < st->n; i++) {
 		const struct stack_node *n = &st->nodes[i];
 		fr[i] = NONE;
-		if (!sub[i])
+		if (!sub[i] || (task && (task[i] == NO_TASK || !a->chosen_tasks[task[i]])))
 			continue;
 		uint32_t pf = n->parent == NONE ? 0 : fr[n->parent];
 		if (n->self == 0 && n->from == 0)
@@ -182,6 +188,7 @@ static struct trie *trie_build(const struct stacks *st, const struct analysis *a
 		if (n->samples)
 			t->f[n->self ? fr[i] : frame_child(t, fr[i], no_frame)].self += n->samples;
 	}
+	free(task);
 	free(fr);
 	free(sub);
 	trie_finish(t);

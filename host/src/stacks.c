@@ -10,6 +10,7 @@
 #include "analysis.h"
 #include "cg_arcs.h"
 #include "error.h"
+#include "filebuf.h"
 #include "gmon_io.h"
 #include "stacks.h"
 #include "symtab.h"
@@ -17,37 +18,15 @@
 #define STACKS_HEADER 56u
 #define NO_PARENT 0xFFFFFFFFu
 
-static uint64_t get(const unsigned char *p, unsigned n, int big)
-{
-	uint64_t v = 0;
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)p[big ? i : n - 1 - i] << (8 * (n - 1 - i));
-	return v;
-}
-
 static int stacks_check_header(struct stacks *st, const unsigned char *b, size_t len)
 {
 	const char *path = st->path;
-	if (len < STACKS_HEADER)
-		return error("%s: offset %zu: file too short for a gmon.stacks header (%u bytes)",
-			     path, len, STACKS_HEADER);
-	if (memcmp(b, "gmst", 4))
-		return error("%s: offset 0: not a gmon.stacks file (bad magic)", path);
-	if (!memcmp(b + 8, "\x04\x03\x02\x01", 4))
-		st->big = 0;
-	else if (!memcmp(b + 8, "\x01\x02\x03\x04", 4))
-		st->big = 1;
-	else
-		return error("%s: offset 8: bad byte-order mark", path);
-	uint32_t version = (uint32_t)get(b + 4, 4, st->big);
-	if (version != 1)
-		return error("%s: offset 4: version %u (this tgprof reads version 1)", path, version);
-	st->addr = b[12];
-	if (st->addr != 4 && st->addr != 8)
-		return error("%s: offset 12: address width %u (4 or 8)", path, st->addr);
+	if (filebuf_check_start(path, b, len, "gmon.stacks", STACKS_HEADER, "gmst",
+				&st->big, &st->addr))
+		return -1;
 	uint32_t f[10];
 	for (unsigned i = 0; i < 10; i++)
-		f[i] = (uint32_t)get(b + 16 + 4 * i, 4, st->big);
+		f[i] = (uint32_t)filebuf_get(b + 16 + 4 * i, 4, st->big);
 	st->rate = f[0];
 	st->n = f[1];
 	st->samples = f[2];
@@ -68,30 +47,10 @@ int stacks_read(struct stacks *st, const char *path)
 {
 	memset(st, 0, sizeof *st);
 	st->path = path;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return error_errno("%s: cannot open", path);
-	unsigned char *b = NULL;
-	size_t len = 0, cap = 0, got;
-	do {
-		if (len == cap) {
-			if (cap >= ((size_t)1 << 30)) {
-				fclose(f);
-				free(b);
-				return error("%s: offset %zu: file too large", path, len);
-			}
-			cap = cap ? 2 * cap : 4096;
-			b = xrealloc(b, cap);
-		}
-		got = fread(b + len, 1, cap - len, f);
-		len += got;
-	} while (got);
-	if (ferror(f)) {
-		fclose(f);
-		free(b);
-		return error("%s: read error", path);
-	}
-	fclose(f);
+	unsigned char *b;
+	size_t len;
+	if (filebuf_read(path, &b, &len))
+		return -1;
 	int rc = stacks_check_header(st, b, len);
 	if (!rc)
 		rc = stacks_decode_nodes(st, b);
@@ -157,11 +116,11 @@ int stacks_decode_nodes(struct stacks *st, const unsigned char *b)
 	for (uint32_t i = 0; i < st->n; i++) {
 		const unsigned char *p = b + STACKS_HEADER + (size_t)i * size;
 		struct stack_node *n = &st->nodes[i];
-		n->parent = (uint32_t)get(p, 4, st->big);
-		n->self = get(p + 4, a, st->big);
-		n->from = get(p + 4 + a, a, st->big);
-		n->calls = (uint32_t)get(p + 4 + 2 * a, 4, st->big);
-		n->samples = (uint32_t)get(p + 8 + 2 * a, 4, st->big);
+		n->parent = (uint32_t)filebuf_get(p, 4, st->big);
+		n->self = filebuf_get(p + 4, a, st->big);
+		n->from = filebuf_get(p + 4 + a, a, st->big);
+		n->calls = (uint32_t)filebuf_get(p + 4 + 2 * a, 4, st->big);
+		n->samples = (uint32_t)filebuf_get(p + 8 + 2 * a, 4, st->big);
 		if (n->parent != NO_PARENT && n->parent >= i)
 			return error("%s: offset %zu: node %u's parent %u does not come before it",
 				     st->path, (size_t)(p - b), i, n->parent);

@@ -26,6 +26,7 @@ struct sym {
 	int line;
 	unsigned is_static : 1, is_func : 1, owns_name : 1;
 	unsigned mapped : 1;       /* -R: named after its object file (mapfile.c) */
+	unsigned clone : 1;        /* a GCC clone gprof leaves out, kept for --clones=own */
 	unsigned sel;              /* bit set of symspec tables that select this symbol */
 	size_t order;              /* position in the raw symbol list (ties) */
 

@@ -25,6 +25,11 @@ gcc -pg -O1 "$PWD/host/tests/progs/cycles.c" -o "$W/prog" && (cd "$W" && ./prog 
 	gprof -b "$W/prog" "$W/gmon.out" > "$W/ref.out" 2> /dev/null
 "$P/bin/tgprof" -b "$W/prog" "$W/gmon.out" > "$W/our.out" 2> /dev/null
 check "bin/tgprof -b prog gmon.out: gprof's output" cmp -s "$W/ref.out" "$W/our.out"
+check "share/gprof-rtos/gprof.gdb installed" [ -f "$P/share/gprof-rtos/gprof.gdb" ]
+# --gdb finds it there (a port nobody listens on: gdb itself fails, after the script is found)
+TGPROF_GDB=true "$P/bin/tgprof" --gdb=127.0.0.1:1 "$W/prog" > /dev/null 2> "$W/gdb.err"
+check "bin/tgprof --gdb finds the installed gprof.gdb" sh -c \
+	'! grep -q "gprof.gdb not found" "$0" && grep -q "gdb did not write gmon.out" "$0"' "$W/gdb.err"
 M=$P/share/man/man1/tgprof.1
 check "share/man/man1/tgprof.1 installed" [ -f "$M" ]
 MANWIDTH=80 man -P cat -l "$M" > "$W/man.txt" 2> "$W/man.err"

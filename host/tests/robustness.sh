@@ -166,7 +166,8 @@ for field in size offset; do
 	off=$(patch_sec x.elf .text $field past.elf)
 	[ $field = offset ] && off=1048576
 	gprof -b past.elf good.gmon > ref.out 2> /dev/null
-	"$T" -b past.elf good.gmon > out.txt 2> err.txt
+	# (--clones=fold: the generated names f00002.part.3... would draw the clones' warning)
+	"$T" -b --clones=fold past.elf good.gmon > out.txt 2> err.txt
 	rc=$?
 	if [ $rc = 0 ] && cmp -s ref.out out.txt && [ ! -s err.txt ]; then
 		ok ".text $field past the end of the file: gprof's output, silently"
@@ -241,6 +242,65 @@ run_case "empty ELF" empty -b empty good.gmon && [ $? = 0 ] && grep -q "empty" e
 run_case "missing gmon" nothere -b x.elf nothere && grep -q "nothere: No such file" err.txt && ok "missing gmon.out named" || nok "missing gmon.out: $bad"
 run_case "directory" . -b x.elf . && ok "a directory as gmon.out" || nok "directory: $bad"
 run_case "empty gmon" empty -b x.elf empty && ok "empty gmon.out" || nok "empty gmon.out: $bad"
+# ---- gmon.tasks: truncated, mutated and broken field by field --------------------------
+# The reader (host/src/tasks.c) refuses each with the file and the offset, exit 1.
+GT="python3 $OLDPWD/host/tests/gen-tasks.py"
+$GT good.tasks 1000 --tasks 5 --unregistered 1 > /dev/null
+$GT good4.tasks 1000 --tasks 5 --width 4 --big > /dev/null
+for f in good.tasks good4.tasks; do
+	size=$(stat -c %s "$f")
+	bad="" fails=0
+	for ((len = 0; len < size; len++)); do
+		head -c $len "$f" > cut.tasks
+		run_case "$f cut at $len" cut.tasks -b --tasks --tasks-file=cut.tasks x.elf good.gmon &&
+			[ "$last_rc" = 1 ] || fails=$((fails + 1))
+	done
+	if [ $fails -eq 0 ]; then ok "$f truncated at every length: an error naming it"; else nok "$f truncated: $fails bad runs; $bad"; fi
+	bad="" fails=0
+	mutate "$f" mut 60
+	for seed in $(seq 1 60); do
+		run_case "$f mutation $seed" mut.$seed -b --tasks --tasks-file=mut.$seed x.elf good.gmon ||
+			fails=$((fails + 1))
+	done
+	if [ $fails -eq 0 ]; then ok "$f mutated 60 ways: clean errors or valid"; else nok "$f mutations: $fails bad runs; $bad"; fi
+done
+# tasks_case LABEL MESSAGE PYTHON: good.tasks changed by PYTHON (on d, a bytearray: 180
+# bytes, records of 8-byte ids at 32, 52, 76, 100, 124 and 148, each 16 bytes and its name
+# padded to 4: main, task1..task4, "(other tasks)"), refused with MESSAGE
+tasks_case() {
+	python3 -c "import struct; d = bytearray(open('good.tasks', 'rb').read()); $3
+open('bad.tasks', 'wb').write(d)"
+	"$T" -b --tasks --tasks-file=bad.tasks x.elf good.gmon > out.txt 2> err.txt
+	local rc=$?
+	if [ $rc = 1 ] && sanitizer_clean err.txt && [ ! -s out.txt ] && grep -qF "error: bad.tasks: $2" err.txt; then
+		ok "gmon.tasks $1: refused (\"$2\")"
+	else
+		nok "gmon.tasks $1: exit $rc: $(head -c 300 err.txt)"
+	fi
+}
+tasks_case "bad magic" "offset 0: not a gmon.tasks file" "d[0:4] = b'gmst'"
+tasks_case "version 2" "offset 4: version 2" "d[4] = 2"
+tasks_case "bad byte-order mark" "offset 8: bad byte-order mark" "d[8:12] = b'\\1\\2\\2\\1'"
+tasks_case "address width 3" "offset 12: address width 3" "d[12] = 3"
+tasks_case "more records than the file holds" "offset 20: 1000000 task records need 16000032 bytes at least" "d[20:24] = struct.pack('<I', 1000000)"
+tasks_case "a record cut short" "offset 180: task record 6 cut short (4 of 16 bytes)" "d[20:24] = struct.pack('<I', 7); d += bytes(4)"
+tasks_case "bytes after the records" "offset 148: the 5 task records end here, the file has 180 bytes" "d[20:24] = struct.pack('<I', 5); d[24:28] = struct.pack('<I', 1000 - struct.unpack('<I', d[156:160])[0])"
+tasks_case "a name longer than 255" "offset 44: task 0's name length 300" "d[44:48] = struct.pack('<I', 300)"
+tasks_case "a name past the end" "offset 164: task 5's name (40 bytes, 40 padded) runs past" "d[160:164] = struct.pack('<I', 40)"
+tasks_case "samples that do not add up" "offset 24: 1001 samples, but the task records hold 1000" "d[24:28] = struct.pack('<I', 1001)"
+tasks_case "an id twice" "offset 52: task id 0x0 again (its first record is at offset 32)" "d[52:60] = bytes(8)"
+# a million tasks (16 MB): read, checked and printed in linear time (but for sorting)
+python3 -c "import struct
+n = 1000000
+recs = b''.join(struct.pack('<IIII', i, 1, 4, 0x6b736174) for i in range(n))
+open('many.tasks', 'wb').write(b'gmtk' + struct.pack('<II', 1, 0x01020304) + bytes([4, 0, 0, 0]) + struct.pack('<4I', 100, n, n, 0) + recs)"
+( ulimit -v 800000; timeout 15 "$B/tgprof" -b --tasks --tasks-file=many.tasks x.elf good.gmon > many.out 2> err.txt )
+rc=$?
+if [ $rc = 0 ] && [ "$(grep -c '^task ' many.out)" = 1000001 ]; then
+	ok "a million tasks: the table in under 15 s and 800 MB"
+else
+	nok "a million tasks: exit $rc: $(head -c 200 err.txt)"
+fi
 # ---- deep gmon.stacks: time and memory linear in the file ------------------------------
 # A crafted chain of 60 000 frames (1.2 MB) made --folded build a prefix string per level
 # (3 GiB); with a sample on every frame, 30 000 took 50 s for --folded and --flame-graph

@@ -3,7 +3,7 @@
  *
  * The table is open addressing over nslots 12-byte records (arcs_capacity + 1, so one is
  * always free), keyed on the exact call site: an arc's home slot (one of the first
- * nslots - 1) is a Fibonacci hash of its return address (<cyg/profile/arc_table.h>), and a
+ * nslots - 1) is a Fibonacci hash of its return address (<cyg/profile/hal.h>), and a
  * record that finds its home taken goes to the next free slot after it (linear probing,
  * wrapping around; records are never removed, only the whole table cleared). The fast
  * paths look at the home slot and the one after it; an arc found further along trades
@@ -131,7 +131,7 @@ void __profile_mcount(uintptr_t from, uintptr_t self)
      * meanwhile. A debugger that halts the target between the load and the store of a
      * count runs it out of this function (and out of the stub) before it reads
      * (gdb/gprof.gdb). The HAL's stub may do this lookup itself and call here only when
-     * it misses (<cyg/profile/arc_table.h>). */
+     * it misses (<cyg/profile/hal.h>). */
     hal_profile_irq_state irq = hal_profile_irq_save();
     struct profile_arc *a = arc_near(&s->armed_arcs[arc_home((uint32_t)from, s->armed_homes)],
                                      (uint32_t)from, (uint32_t)self);

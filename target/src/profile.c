@@ -40,15 +40,15 @@ static uint32_t ceil_log2(uint32_t v)
     return shift;
 }
 
-/* A set: the arc records (word alignment first), the overflow entries, the 16-bit bins. */
+/* Each part where the one before it ends (profile_set_span gives the order). */
 void profile_set_layout(struct profile_state *s, void *base)
 {
-    size_t arcs_bytes = (size_t)s->nslots * sizeof(struct profile_arc);
-    size_t ovf_bytes = (size_t)PROFILE_OVF_CAPACITY * sizeof(struct profile_ovf);
+    char *set = base;
     s->set = base;
-    s->arcs = arcs_bytes ? (struct profile_arc *)base : NULL;
-    s->ovf = ovf_bytes ? (struct profile_ovf *)((char *)base + arcs_bytes) : NULL;
-    s->bins = (uint16_t *)((char *)base + arcs_bytes + ovf_bytes);
+    s->arcs = s->nslots ? (struct profile_arc *)set : NULL;
+    s->ovf = PROFILE_OVF_CAPACITY ?
+             (struct profile_ovf *)(set + profile_set_span(s, PROFILE_SET_ARCS)) : NULL;
+    s->bins = (uint16_t *)(set + profile_set_span(s, PROFILE_SET_OVF));
 }
 
 void profile_clear(struct profile_state *s)
@@ -97,21 +97,19 @@ __attribute__((noinline)) int profile_slow_path(struct profile_state *s)
     return s->running;
 }
 
-/* Stop sampling and forget everything; returns the memory to free (outside the lock). The
- * generation moves on, so that a snapshot still held (a TFTP transfer) lets the sets be. */
+/* Stop sampling and forget everything but what lasts (struct profile_lasting); returns the
+ * memory to free (outside the lock). The generation moves on, so that a snapshot still held
+ * (a TFTP transfer) lets the sets be. */
 static void *profile_stop(struct profile_state *s)
 {
     hal_profile_irq_state irq = profile_lock();
     void *memory = s->memory;
     int was_running = s->running;
-    uint32_t generation = s->generation + 1;
     s->running = 0;         /* first: a reader halting inside the memset sees "off" */
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    memset(s, 0, sizeof *s);
-    s->generation = generation;
-    s->hash_mul = PROFILE_ARC_HASH_MUL;
+    memset(s, 0, offsetof(struct profile_state, lasting));
     profile_disarm(s);
-    profile_set_busy(1);
+    s->lasting.generation++;
     memset(&profile_frozen, 0, sizeof profile_frozen);  /* an outstanding snapshot ends */
     profile_tasks_forget();     /* (the table stays: the tasks are still there) */
     profile_tasks_clear();

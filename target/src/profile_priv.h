@@ -10,15 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cyg/profile/opts.h>
-#include <cyg/profile/arc_table.h>
 #include <cyg/profile/profile.h>
-#include <cyg/hal/profile_arch.h>
+#include <cyg/profile/hal.h>   /* the HAL contract: masking, HAL_PROFILE_PC, the arc table */
 
 #define PROFILE_BIN_MAX 0xFFFFu
 
 /*
  * One call-graph arc: 12 bytes on every target (eCos used 20), in an open-addressing hash
- * table keyed on the exact call site (<cyg/profile/arc_table.h>, which an mcount stub may
+ * table keyed on the exact call site (<cyg/profile/hal.h>, which an mcount stub may
  * read). Addresses are kept modulo 2^32 as the hook passed them (the Thumb bit may be set):
  * on a 32-bit target that is the address; on a 64-bit one, an address in low_pc's 4 GiB
  * window (profile_arc_fits; a call with an address outside it is counted as not recorded).
@@ -66,7 +65,7 @@ struct profile_hist_range {
 
 struct profile_state {
     /* The mcount fast path's gate, read first by __profile_mcount and by an mcount stub
-     * that looks arcs up itself (<cyg/profile/arc_table.h>: these three fields come first,
+     * that looks arcs up itself (<cyg/profile/hal.h>: these three fields come first,
      * in this order). While profiling runs and no reset is pending: arcs and nslots - 1
      * (the home slots; the last slot is nobody's home, so a home's next slot is always in
      * the table); else profile_arcs_none and 0, so that every lookup misses and takes the
@@ -126,16 +125,6 @@ struct profile_state {
      * next sample or mcount takes the slow path and performs the reset, and so does
      * anything else that adds to the live data (a snapshot's merge-back) first. */
     volatile uint32_t reset_pending;
-    /* Nonzero while a masked section outside the two hot paths changes this state or
-     * profile_frozen (profile_lock to profile_unlock). Masked sections do not preempt each
-     * other, so a halted target is in the middle of a change only if it is halted inside
-     * one: busy says so for these, the PC for the hot paths (__profile_hit,
-     * __profile_mcount and the mcount stub). gdb/gprof.gdb runs the target out of both
-     * before it reads. */
-    volatile uint32_t busy;
-    /* Counts profile_on/profile_off calls (survives them): a snapshot that outlives its
-     * sets sees a different generation and never touches their memory again. */
-    uint32_t generation;
 
     /* Samples no longer in the arrays: reset, or handed out in a delivered snapshot.
      * samples_retired + samples (+ a snapshot's) = every sample since profile_on. */
@@ -146,18 +135,36 @@ struct profile_state {
     size_t set_bytes;           /* bytes of one set: arcs, overflow entries, bins */
     void  *set;                 /* where this state's set starts (profile_set_layout) */
     void  *spare;               /* a zeroed set for the next snapshot, or NULL */
+
+    /* What outlives profile_off (and profile_on's restart): profile_stop forgets every
+     * field before this one, and closes the gates. Last, so that "before" is one span. */
+    struct profile_lasting {
+        /* Nonzero while a masked section outside the two hot paths changes this state or
+         * profile_frozen (profile_lock to profile_unlock). Masked sections do not preempt
+         * each other, so a halted target is in the middle of a change only if it is halted
+         * inside one: busy says so for these, the PC for the hot paths (__profile_hit,
+         * __profile_mcount and the mcount stub). gdb/gprof.gdb runs the target out of both
+         * before it reads. */
+        volatile uint32_t busy;
+        /* Counts profile_on/profile_off calls: a snapshot that outlives its sets sees a
+         * different generation and never touches their memory again. */
+        uint32_t generation;
+    } lasting;
 };
 
-/* What an mcount stub reads (<cyg/profile/arc_table.h>), checked here. */
+/* What an mcount stub reads (<cyg/profile/hal.h>), checked here. */
 _Static_assert(sizeof(struct profile_arc) == PROFILE_ARC_BYTES &&
                offsetof(struct profile_arc, from) == PROFILE_ARC_FROM &&
                offsetof(struct profile_arc, self) == PROFILE_ARC_SELF &&
                offsetof(struct profile_arc, count) == PROFILE_ARC_COUNT,
-               "struct profile_arc must match <cyg/profile/arc_table.h>");
+               "struct profile_arc must match <cyg/profile/hal.h>");
 _Static_assert(offsetof(struct profile_state, armed_arcs) == PROFILE_STATE_ARCS &&
                offsetof(struct profile_state, armed_homes) == PROFILE_STATE_HOMES &&
                offsetof(struct profile_state, hash_mul) == PROFILE_STATE_HASH_MUL,
-               "struct profile_state's first fields must match <cyg/profile/arc_table.h>");
+               "struct profile_state's first fields must match <cyg/profile/hal.h>");
+/* What profile_stop keeps is the state's last field: it zeroes the span before it. */
+_Static_assert(offsetof(struct profile_state, lasting) + sizeof(struct profile_lasting) ==
+               sizeof(struct profile_state), "struct profile_lasting must come last");
 
 /* The records the closed mcount gate points to (a home and the slot after it): free,
  * never written (owned by profile.c). */
@@ -176,6 +183,26 @@ extern struct profile_state profile_frozen;
  * (autostart.c) while the API returns only the errno. Set by the one that failed, cleared
  * as each starts; thread context only, as they are. */
 extern size_t profile_enomem_bytes;
+
+/*
+ * A set of arrays (profile_on allocates one, and a spare for snapshots): its parts in
+ * address order, the arc records first (word alignment), then the overflow entries, then
+ * the 16-bit bins. Both profile_set_layout, which places the parts, and snapshot.c, which
+ * zeroes a frozen set up to the end of one part in a single span, take the order from
+ * profile_set_span.
+ */
+enum profile_set_part { PROFILE_SET_ARCS, PROFILE_SET_OVF, PROFILE_SET_BINS };
+
+/* Bytes from the start of s's set to the end of part: that part and every one before it. */
+static inline size_t profile_set_span(const struct profile_state *s, enum profile_set_part part)
+{
+    size_t bytes = (size_t)s->nslots * sizeof(struct profile_arc);
+    if (part >= PROFILE_SET_OVF)
+        bytes += (size_t)PROFILE_OVF_CAPACITY * sizeof(struct profile_ovf);
+    if (part >= PROFILE_SET_BINS)
+        bytes += (size_t)s->nbins * sizeof(uint16_t);
+    return bytes;
+}
 
 /* Points s's arcs, overflow entries and bins into the set of memory at base. */
 void profile_set_layout(struct profile_state *s, void *base);
@@ -200,6 +227,7 @@ static inline void profile_disarm(struct profile_state *s)
     s->armed_span = 0;
     s->armed_homes = 0;
     s->armed_arcs = (struct profile_arc *)profile_arcs_none;   /* read, never written */
+    s->hash_mul = PROFILE_ARC_HASH_MUL;     /* a constant: whole again after a stop */
 }
 
 /* Can the arc table hold the address a? On a 32-bit target always; on a 64-bit one if it
@@ -214,14 +242,6 @@ static inline uintptr_t profile_arc_addr(const struct profile_state *s, uint32_t
 {
     return (uintptr_t)((uint64_t)s->low_pc >> 32 << 32 | v);
 }
-
-/* Is pc, mcount's caller, no call site but the mark of an interrupt entry (Cortex-M's
- * EXC_RETURN in lr: a handler the hardware entered, or one it tail-called)? Such a call is
- * recorded with that mark as its from_pc (doc/format.md), not counted as outside the range.
- * A HAL whose handlers are called by code (an assembly entry) has none. */
-#ifndef HAL_PROFILE_FROM_EXCEPTION
-#define HAL_PROFILE_FROM_EXCEPTION(pc) 0
-#endif
 
 /* The bin of address pc in s's ranges, or UINT32_MAX if it lies in none (no bin has that
  * index: there are at most 2^32-1). */
@@ -277,7 +297,7 @@ static inline void profile_set_busy(uint32_t busy)
 {
     /* Compiler barriers: no change to the state may move across the flag. */
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    profile_state.busy = busy;
+    profile_state.lasting.busy = busy;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 

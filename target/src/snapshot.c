@@ -47,7 +47,7 @@ int profile_snapshot_take(struct profile_gmon_reader *r)
         profile_stack_freeze();   /* the tree's counts: the same moment */
 #endif
     }
-    uint32_t generation = s->generation;
+    uint32_t generation = s->lasting.generation;
     profile_unlock(irq);
     if (rc == 0) {
         memset(r, 0, sizeof *r);
@@ -59,7 +59,7 @@ int profile_snapshot_take(struct profile_gmon_reader *r)
 
 int profile_snapshot_ended(const struct profile_gmon_reader *r)
 {
-    return r->generation != profile_state.generation || !profile_frozen.bins;
+    return r->generation != profile_state.lasting.generation || !profile_frozen.bins;
 }
 
 /* Opens a step of a release (a profile_lock section) if the snapshot is still current;
@@ -75,36 +75,50 @@ static int step_begin(const struct profile_gmon_reader *r, hal_profile_irq_state
 }
 
 /*
- * Moves the frozen set's data into the live one, a step at a time; what a step moves is
- * taken out of the frozen set in the same step. Each step first performs a reset gdb asked
- * for since the last one: gdb dumped the live data as it was then, and what is moved in
- * afterwards must survive that reset.
+ * Merging an abandoned snapshot back moves the frozen set's data into the live one, a step
+ * at a time, in phases (merge_back); what a step moves is taken out of the frozen set in the
+ * same step. Each step first performs a reset gdb asked for since the last one: gdb dumped
+ * the live data as it was then, and what is moved in afterwards must survive that reset.
+ * Samples move with the bins that hold them, so that each set's header (samples) keeps
+ * agreeing with its bins (+ samples outside the range, overhead, and what full bins
+ * refused) at every step; those in no bin go last. Each phase returns 0 if the snapshot
+ * ended meanwhile (nothing more may be touched), else 1.
  */
-static void merge_back(const struct profile_gmon_reader *r)
+
+/* Adds a frozen counter to the live one and takes it out of the frozen set (in a step). */
+static void move_count(uint32_t *live, uint32_t *frozen)
+{
+    *live += *frozen;
+    *frozen = 0;
+}
+
+/* The calls neither set recorded (table full, call site outside the range): one step. */
+static int merge_arc_losses(const struct profile_gmon_reader *r)
 {
     struct profile_state *s = &profile_state, *f = &profile_frozen;
     hal_profile_irq_state irq;
     if (!step_begin(r, &irq))
-        return;
-    /* Samples move with the bins that hold them, so that each set's header (samples)
-     * keeps agreeing with its bins (+ samples outside the range, overhead, and what full
-     * bins refused) at every step; those in no bin go last. */
+        return 0;
     profile_slow_path(s);
-    s->arcs_dropped += f->arcs_dropped;
-    s->arcs_out_of_range += f->arcs_out_of_range;
-    f->arcs_dropped = 0;
-    f->arcs_out_of_range = 0;
+    move_count(&s->arcs_dropped, &f->arcs_dropped);
+    move_count(&s->arcs_out_of_range, &f->arcs_out_of_range);
     profile_unlock(irq);
+    return 1;
+}
 
-    /* Buckets past 0xFFFF: the part of each in the frozen overflow entries moves first, one
-     * entry a step (the last first: the entries in use stay the first ones), with the same
-     * number of samples. A live bucket stuck at 0xFFFF stays stuck. */
+/* Buckets past 0xFFFF: the part of each in the frozen overflow entries, one entry a step
+ * (the last first: the entries in use stay the first ones), with the same number of
+ * samples. A live bucket stuck at 0xFFFF stays stuck. */
+static int merge_overflow_entries(const struct profile_gmon_reader *r)
+{
+    struct profile_state *s = &profile_state, *f = &profile_frozen;
+    hal_profile_irq_state irq;
     for (;;) {
         if (!step_begin(r, &irq))
-            return;
+            return 0;
         if (f->ovf_used == 0) {
             profile_unlock(irq);
-            break;
+            return 1;
         }
         profile_slow_path(s);
         struct profile_ovf *e = &f->ovf[--f->ovf_used];
@@ -115,26 +129,18 @@ static void merge_back(const struct profile_gmon_reader *r)
         e->high = 0;
         profile_unlock(irq);
     }
+}
 
-    /* Then the bins, up to MERGE_CHUNK a step; a bin whose sum fills it or that is stuck on
-     * either side goes through profile_bin_store (which may search and move the overflow
-     * entries) and ends its step. */
-    for (uint32_t i = 0;;) {
+/* The bins (after their overflow entries' part), up to MERGE_CHUNK a step; a bin whose sum
+ * fills it or that is stuck on either side goes through profile_bin_store (which may search
+ * and move the overflow entries) and ends its step. */
+static int merge_bins(const struct profile_gmon_reader *r)
+{
+    struct profile_state *s = &profile_state, *f = &profile_frozen;
+    hal_profile_irq_state irq;
+    for (uint32_t i = 0; i < f->nbins;) {
         if (!step_begin(r, &irq))
-            return;
-        if (i >= f->nbins) {
-            /* The samples in no bin: outside the range, profiler overhead, and what
-             * saturated bins could not hold. */
-            profile_slow_path(s);
-            s->samples += f->samples;
-            s->samples_out_of_range += f->samples_out_of_range;
-            s->samples_overhead += f->samples_overhead;
-            f->samples = 0;
-            f->samples_out_of_range = 0;
-            f->samples_overhead = 0;
-            profile_unlock(irq);
-            break;
-        }
+            return 0;
         profile_slow_path(s);
         uint32_t end = f->nbins - i > MERGE_CHUNK ? i + MERGE_CHUNK : f->nbins;
         uint32_t moved = 0;
@@ -157,13 +163,35 @@ static void merge_back(const struct profile_gmon_reader *r)
         f->samples -= moved;
         profile_unlock(irq);
     }
+    return 1;
+}
 
-    /* Arcs: each step skips up to MERGE_CHUNK free slots and moves at most one record. A
-     * record's count is taken out of the frozen set in the step that adds it to the live
-     * one; its addresses are kept, and the same low_pc gives them the same meaning. */
+/* The samples in no bin: outside the range, profiler overhead, and what saturated bins
+ * could not hold. One step, after the bins. */
+static int merge_unbinned_samples(const struct profile_gmon_reader *r)
+{
+    struct profile_state *s = &profile_state, *f = &profile_frozen;
+    hal_profile_irq_state irq;
+    if (!step_begin(r, &irq))
+        return 0;
+    profile_slow_path(s);
+    move_count(&s->samples, &f->samples);
+    move_count(&s->samples_out_of_range, &f->samples_out_of_range);
+    move_count(&s->samples_overhead, &f->samples_overhead);
+    profile_unlock(irq);
+    return 1;
+}
+
+/* Arcs: each step skips up to MERGE_CHUNK free slots and moves at most one record. A
+ * record's count is taken out of the frozen set in the step that adds it to the live one;
+ * its addresses are kept, and the same low_pc gives them the same meaning. */
+static int merge_arcs(const struct profile_gmon_reader *r)
+{
+    struct profile_state *s = &profile_state, *f = &profile_frozen;
+    hal_profile_irq_state irq;
     for (uint32_t slot = 0; slot < f->nslots;) {
         if (!step_begin(r, &irq))
-            return;
+            return 0;
         uint32_t stop = f->nslots - slot > MERGE_CHUNK ? slot + MERGE_CHUNK : f->nslots;
         while (slot < stop && f->arcs[slot].from == 0)
             slot++;
@@ -177,44 +205,71 @@ static void merge_back(const struct profile_gmon_reader *r)
         }
         profile_unlock(irq);
     }
+    return 1;
+}
+
+static void merge_back(const struct profile_gmon_reader *r)
+{
+    if (merge_arc_losses(r) && merge_overflow_entries(r) && merge_bins(r) &&
+        merge_unbinned_samples(r))
+        merge_arcs(r);
+}
+
+/* Zeroes the frozen set's first bytes, a step at a time, each step checking that the
+ * memory is still the snapshot's. 0 if the snapshot ended meanwhile, else 1. */
+static int zero_frozen_set(const struct profile_gmon_reader *r, char *set, size_t bytes)
+{
+    hal_profile_irq_state irq;
+    for (size_t done = 0; done < bytes; done += ZERO_CHUNK) {
+        if (!step_begin(r, &irq))
+            return 0;
+        memset(set + done, 0, bytes - done > ZERO_CHUNK ? ZERO_CHUNK : bytes - done);
+        profile_unlock(irq);
+    }
+    return 1;
+}
+
+/* profile_snapshot_release's delivered as the enum: any other nonzero value is delivered. */
+static enum profile_snapshot_end snapshot_end(int delivered)
+{
+    if (delivered == PROFILE_SNAPSHOT_MERGED)
+        return PROFILE_SNAPSHOT_MERGED;
+    if (delivered == PROFILE_SNAPSHOT_DELIVERED_GMON)
+        return PROFILE_SNAPSHOT_DELIVERED_GMON;
+    return PROFILE_SNAPSHOT_DELIVERED;
 }
 
 void profile_snapshot_release(struct profile_gmon_reader *r, int delivered)
 {
     struct profile_state *s = &profile_state, *f = &profile_frozen;
+    enum profile_snapshot_end end = snapshot_end(delivered);
     hal_profile_irq_state irq;
     if (r->state != f)
         return;                 /* not a snapshot */
     r->state = NULL;
-    if (!delivered)
+    if (end == PROFILE_SNAPSHOT_MERGED)
         merge_back(r);
     if (!step_begin(r, &irq))
         return;                 /* profile_on/profile_off ended it */
-    if (delivered) {
+    if (end != PROFILE_SNAPSHOT_MERGED) {
         s->samples_retired += f->samples;
         f->samples = 0;         /* (profile_get_stats counts frozen samples) */
     }
     /* The frozen set becomes the spare once its arc table (every slot free), its overflow
-     * entries and its bins are zero again; a merge has zeroed the bins already. Zeroed a
-     * step at a time, each step checking that the memory is still the snapshot's. */
-    char *base = f->set;
-    char *zero = base;
-    size_t bytes = (size_t)((char *)(delivered ? f->bins + f->nbins : f->bins) - zero);
+     * entries and its bins are zero again: one span from the set's start (the parts'
+     * order, profile_set_span); a merge has zeroed the bins already. */
+    char *set = f->set;
+    size_t bytes = profile_set_span(f, end == PROFILE_SNAPSHOT_MERGED ? PROFILE_SET_OVF
+                                                                      : PROFILE_SET_BINS);
     profile_unlock(irq);
-    for (size_t done = 0; done < bytes; done += ZERO_CHUNK) {
-        if (!step_begin(r, &irq))
-            return;
-        memset(zero + done, 0, bytes - done > ZERO_CHUNK ? ZERO_CHUNK : bytes - done);
-        profile_unlock(irq);
-    }
-    if (!step_begin(r, &irq))
+    if (!zero_frozen_set(r, set, bytes) || !step_begin(r, &irq))
         return;
-    s->spare = base;
+    s->spare = set;
     memset(f, 0, sizeof *f);
-    profile_tasks_thaw(delivered);
+    profile_tasks_thaw(end);
 #if PROFILE_STACKS
     /* (merged back whole, in this one step: the tree's counts are no bins to step over) */
-    profile_stack_thaw(delivered);
+    profile_stack_thaw(end);
 #endif
     profile_unlock(irq);
 }

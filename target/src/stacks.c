@@ -64,12 +64,6 @@
 /* The longest epilogue after an exit hook's call: the restores and the return. */
 #define EPILOGUE_BYTES  24u
 
-/* The exception level code runs at: 0 in thread mode. A HAL that can tell nested
- * handlers apart says so in <cyg/hal/profile_arch.h>; else a handler is level 1. */
-#ifndef HAL_PROFILE_STACK_LEVEL
-#define HAL_PROFILE_STACK_LEVEL() ((uint32_t)(hal_profile_in_interrupt() != 0))
-#endif
-
 /*
  * The tree and the shadow stacks: static (no allocation; they follow the calls while
  * profiling is off). Owned by this file; changed only in profile_lock sections (enter,

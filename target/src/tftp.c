@@ -1,44 +1,34 @@
 /*
- * The TFTP daemon: "gmon.out", read-only, served by lwIP's own TFTP server app
- * (src/apps/tftp/tftp_server.c, lwIP 2.1.3) on UDP port CYGNUM_PROFILE_TFTP_PORT; in the
- * stack-profiling mode "gmon.stacks" too: the calling-context tree's counts that went with
- * the last gmon.out delivered, which stacks.c keeps (a get of it resets nothing; it is
- * replaced by the next gmon.out delivered, dropped by profile_on/profile_off).
+ * The TFTP daemon: a read-only TFTP server (RFC 1350) of our own on lwIP's raw UDP API,
+ * with option negotiation (RFC 2347) of the block size (blksize, RFC 2348) and the
+ * transfer size (tsize, RFC 2349), on UDP port CYGNUM_PROFILE_TFTP_PORT. It serves the
+ * files of served_files[] below: gmon.out, a snapshot of the profiling data; in the
+ * stack-profiling mode gmon.stacks too, the calling-context tree that went with the last
+ * gmon.out delivered (stacks.c keeps it).
  *
- * lwIP does the protocol (blocks, retransmission, timeouts); this file supplies the file
- * through lwIP's tftp_context callbacks:
- *   open   takes a snapshot of the profiling data (profile_snapshot_take): recording goes
- *          on into the spare set while the transfer runs;
- *   read   serves the snapshot's gmon.out image with profile_gmon_read, 512 bytes a block;
- *   close  releases the snapshot: delivered (dropped: the eCos "a completed transfer
- *          resets the counters") only if the client acknowledged the last block, else
- *          merged back, so nothing is lost.
+ * A transfer freezes its file when it starts (gmon.out: profile_snapshot_take; recording
+ * goes on into the spare set), sends it block by block in lock step, and releases it when
+ * it ends: delivered (gmon.out: the counts start again) only if the client acknowledged the
+ * last block, else merged back, so nothing is lost.
  *
- * lwIP's close callback does not say whether the transfer completed, and its server has
- * gaps when a client misbehaves, so a thin filter sits in front of it on the same UDP PCB
- * (it parses request headers and opcodes, never transfers data):
- *   - the final ACK is seen here, which is what "completed" means for close;
- *   - requests lwIP would answer with "Unable to open requested file" get a precise error:
- *     write requests (2, access violation), other names (1, file not found), netascii and
- *     other modes (0, with the reason), profiling off (0);
- *   - an ERROR packet from the client ends the transfer at once (lwIP 2.1.3 answers it with
- *     an error of its own and keeps the transfer, and so the single transfer slot, until
- *     it times out);
- *   - duplicate and stale ACKs and retransmitted requests from the client are ignored, as
- *     RFC 1350 wants (lwIP answers them with an ERROR, which kills the client's transfer);
- *     so are DATA packets and unknown opcodes from the client during its read;
- *   - packets shorter than a TFTP header are dropped (lwIP reads four bytes regardless);
- *   - one client cannot hold the daemon (lwIP answers anyone else "Only one connection at a
- *     time", and a client that gets an ERROR gives up at once). A good read request from
- *     another client while a transfer runs:
+ * The protocol's rules, and where this server is stricter than a plain RFC 1350 server:
+ *   - an ERROR packet is never answered; from the transfer's client it ends the transfer;
+ *   - duplicate and stale ACKs, a resent request, DATA and unknown opcodes from the
+ *     transfer's client are ignored (an ERROR would make it give up);
+ *   - a request gets a precise error: write requests (2, access violation), other names
+ *     (1, file not found), netascii and other modes (0, with the reason), profiling off
+ *     (0), malformed requests (4), options with bad values or given twice (8, RFC 2347);
+ *   - options it does not know (timeout, windowsize, ...) are ignored, as RFC 2347 says;
+ *     a request with blksize or tsize gets an OACK, which the client must acknowledge with
+ *     ACK 0 (any other ACK ends the transfer with an ERROR 8);
+ *   - one client cannot hold the daemon. A good read request from another client while a
+ *     transfer runs:
  *       . if the transfer's client has sent no valid ACK for CYGNUM_PROFILE_TFTP_HOLD_MS
- *         (counting from its request), the transfer yields: it ends as abandoned (the
- *         snapshot is merged back) and the newcomer is served;
- *       . else, if that client has acknowledged nothing yet, the newcomer is offered block 1
- *         of the same snapshot, and the first client to acknowledge block 1 gets the
- *         transfer (a client that never acknowledges keeps nobody out, as long as fewer
- *         than 4 requests from other new clients come between a newcomer's request and its
- *         ACK: the filter remembers the last 4 newcomers);
+ *         (counting from its request), the transfer yields: it ends as abandoned (its data
+ *         is kept) and the newcomer is served;
+ *       . else, if that client has not acknowledged block 1, the newcomer is offered block
+ *         1 of the same file (512 bytes: its options declined), and the first client to
+ *         acknowledge block 1 gets the transfer (the last 4 newcomers are remembered);
  *       . else (the transfer is moving) the request is not answered: the client sends it
  *         again and is served once the transfer is over;
  *   - only hosts in CYGDAT_PROFILE_TFTP_ALLOW/CYGNUM_PROFILE_TFTP_ALLOW_PREFIX are served:
@@ -54,624 +44,856 @@
 #if PROFILE_TFTP
 
 #include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <cyg/profile/gmon.h>
 #include <cyg/profile/tftp.h>
 #include "profile_priv.h"   /* the frozen set's counters, for the console line */
-#include "lwip/apps/tftp_server.h"
+#include "lwip/init.h"
 #include "lwip/ip_addr.h"
 #include "lwip/netif.h"
 #include "lwip/pbuf.h"
 #include "lwip/sys.h"
+#include "lwip/timeouts.h"
 #include "lwip/udp.h"
+
+/* The daemon uses only lwIP's raw UDP API, pbufs, timeouts and address helpers, but it has
+ * been tested with one lwIP release: another one must pass make test first. */
+#if LWIP_VERSION_MAJOR != 2 || LWIP_VERSION_MINOR != 1 || LWIP_VERSION_REVISION != 3
+#pragma message "lwIP version found: " LWIP_VERSION_STRING
+#error "the TFTP daemon (target/src/tftp.c) is tested with lwIP 2.1.3 only, and this lwIP is another version (see the note above): run make test with it, then widen this check"
+#endif
 
 #define OP_RRQ   1
 #define OP_WRQ   2
 #define OP_DATA  3
 #define OP_ACK   4
 #define OP_ERROR 5
+#define OP_OACK  6
 
 #define ERR_NOT_DEFINED      0
 #define ERR_FILE_NOT_FOUND   1
 #define ERR_ACCESS_VIOLATION 2
 #define ERR_ILLEGAL_OP       4
+#define ERR_OPTION           8      /* RFC 2347: the options are refused */
 
-/* The files served: gmon.out, and in the stack-profiling mode gmon.stacks, the
- * calling-context tree of the last gmon.out delivered (stacks.c keeps it). */
-#define FILE_GMON   0
-#define FILE_STACKS 1
-static const char *const file_names[] = {"gmon.out", "gmon.stacks"};
-#define NFILES (1 + PROFILE_STACKS)
-#if PROFILE_STACKS
-#define SERVES "gmon.out and gmon.stacks"
-#else
-#define SERVES "gmon.out"
-#endif
-#define TFTP_BLOCK 512
+#define HEADER          4           /* opcode and block number, or opcode and error code */
+#define BLKSIZE_DEFAULT 512         /* RFC 1350's only size */
+#define BLKSIZE_MIN     8           /* RFC 2348's range */
+#define BLKSIZE_MAX     65464
+#define REQUEST_MAX     512         /* RFC 2347: a request, options included */
+#define IPV4_UDP_HEADERS 28         /* a block must fit the interface's MTU: no fragments */
 
-/* The configured allowed network, as a C string (opts.h checks its length). */
+/* The allowed network from the configuration, as a C string (opts.h checks its length). */
 #define ALLOW_TEXT CYGDAT_PROFILE_TFTP_ALLOW
 #define ALLOW_PREFIX CYGNUM_PROFILE_TFTP_ALLOW_PREFIX
 
-/* The daemon's state. Owned here and touched only in lwIP's context (the callbacks and the
- * filter below, profile_tftp_start from profile_on); profile_tftp_get_stats copies it. */
-static struct {
-    int started;
-    struct udp_pcb *pcb;        /* lwIP's server PCB, with the filter as its callback */
-    udp_recv_fn lwip_recv;      /* lwIP's own callback and argument */
-    void *lwip_arg;
+/* ---- the files served ------------------------------------------------------------------ */
 
-    /* The transfer in progress (lwIP serves one at a time). */
-    int open;
-    int file;                   /* FILE_GMON or FILE_STACKS */
-    struct profile_gmon_reader reader;  /* gmon.out's snapshot */
-    uint32_t stacks_generation; /* gmon.stacks: the kept tree's, at the start */
-    size_t size;                /* bytes of the snapshot's image */
-    size_t offset;              /* bytes handed to lwIP so far */
-    u16_t block;                /* blocks handed to lwIP: lwIP's current block number; the
-                                   client has acknowledged nothing while it is <= 1 */
-    int last_read;              /* the final (short) block has been handed out */
-    int final_acked;            /* ... and the client acknowledged it */
-    u32_t progress_ms;          /* sys_now() at the start and at the client's last valid ACK */
+struct transfer;
+
+/*
+ * A file the daemon serves: adding one is one entry in served_files[]. A transfer freezes
+ * what it reads (open), reads it in blocks (read, checked with ended), and ends with close.
+ */
+struct served_file {
+    const char *name;
+    /* Not in this configuration: why (ERROR 1 "file not found: <absent>; ..."); the
+     * functions below are then NULL. */
+    const char *absent;
+    /* Why it cannot be served now (and *code), or NULL; changes nothing. NULL: always. */
+    const char *(*unavailable)(u16_t *code);
+    /* Freezes what the transfer reads and sets t->size: 0, or a negative errno. */
+    int (*open)(struct transfer *t);
+    /* Up to len bytes of the frozen file at offset; fewer at its end. */
+    size_t (*read)(struct transfer *t, size_t offset, void *buf, size_t len);
+    /* Nonzero once what the transfer reads has gone (profile_on()/profile_off()). */
+    int (*ended)(const struct transfer *t);
+    /* Releases it, delivered if the client acknowledged the last block (and it had not
+     * ended), and says so on the console. Returns nonzero if it counts as completed. */
+    int (*close)(struct transfer *t, int final_acked);
+};
+
+/* The transfer in progress (one at a time). */
+struct transfer {
+    const struct served_file *file;     /* NULL: none */
+    struct profile_gmon_reader reader;  /* gmon.out: its snapshot */
+    uint32_t generation;        /* gmon.stacks: the kept tree's, at the start */
+    size_t size;                /* bytes of the frozen file */
+    uint32_t block;             /* the block sent last: 0 is the OACK */
+    u16_t blksize;
+    u8_t oack_blksize, oack_tsize;      /* options acknowledged in the OACK */
     ip_addr_t peer;
     u16_t peer_port;
-    int handover;               /* take_over(): tftp_close keeps the snapshot for tftp_open */
-
-    /* Other clients offered block 1 while the client had acknowledged nothing (block <= 1):
-     * the first of them (or the client) to acknowledge it gets the transfer. ncand counts the
-     * clients remembered since tftp_open emptied the table; the oldest is overwritten once
-     * it is full. */
+    /* sys_now() at the request and at the client's last valid ACK: when the packet it
+     * waits for was first sent (the retransmission timer) and the hold time's start */
+    u32_t progress_ms;
+    u8_t retries;               /* resends of that packet */
+    /* Other clients offered block 1 while the client had not acknowledged it: the first of
+     * them (or the client) to acknowledge it gets the transfer. ncand counts the clients
+     * remembered since the transfer started; the oldest is overwritten once it is full. */
     struct {
         ip_addr_t addr;
         u16_t port;
     } cand[4];
     unsigned ncand;
+};
 
+/* A read request, parsed: its strings point into tftpd.request. */
+struct request {
+    u16_t op;
+    const char *name, *mode;
+    const struct served_file *file;     /* NULL: no file of that name */
+    u16_t blksize;              /* asked for; 0: not */
+    u8_t tsize;                 /* asked for */
+};
+
+/* The daemon's state. Owned here and touched only in lwIP's context (the receive callback,
+ * the retransmission timer, profile_tftp_start from profile_on); profile_tftp_get_stats
+ * copies the counters. */
+static struct {
+    int started;
+    struct udp_pcb *pcb;
+    char request[REQUEST_MAX + 1];  /* the request being parsed, NUL-terminated */
+    char why[96];                   /* an error message made for one request */
+    char serves[48];                /* "gmon.out and gmon.stacks": served_files' names */
     /* The hosts served (network byte order), from the configuration at the first start. */
     ip4_addr_t allow_net, allow_mask;
-
     struct profile_tftp_stats stats;
 } tftpd;
 
-/* ---- the file, through lwIP's callbacks -------------------------------------------------- */
+/* The transfer in progress: owned here, touched only in lwIP's context as tftpd is. */
+static struct transfer xfer;
 
-/* The file a request names (FILE_GMON, FILE_STACKS: served if below NFILES), or -1. */
-static int file_of(const char *name)
+/* ---- blocks ---------------------------------------------------------------------------- */
+
+/* Where block n (1, 2, ...) starts in the file, in blocks of blksize bytes. */
+static size_t block_offset(u16_t blksize, uint32_t n)
 {
-    if (name[0] == '/')
-        name++;
-    for (int f = 0; f < (int)(sizeof file_names / sizeof file_names[0]); f++)
-        if (strcmp(name, file_names[f]) == 0)
-            return f;
-    return -1;
+    return (size_t)(n - 1) * blksize;
 }
 
-/* Opens gmon.stacks: the tree kept with the last gmon.out delivered. 0, or -1 if none. */
-static int open_stacks(void)
+/* Bytes of block n of a file of size bytes: blksize, fewer in the last (0 if size is a
+ * multiple of blksize: RFC 1350 ends a transfer with a short block). */
+static size_t block_len(size_t size, u16_t blksize, uint32_t n)
 {
-#if PROFILE_STACKS
-    tftpd.size = profile_stacks_kept_size(&tftpd.stacks_generation);
-    return tftpd.size ? 0 : -1;
-#else
-    return -1;
-#endif
+    size_t left = size - block_offset(blksize, n);
+    return left < blksize ? left : blksize;
 }
 
-static void *tftp_open(const char *fname, const char *mode, u8_t is_write)
+/* Bytes of the file in the blocks sent so far. */
+static size_t bytes_sent(const struct transfer *t)
 {
-    /* The filter has refused anything else already; this is the last line. */
-    int file = file_of(fname);
-    if (is_write || file < 0 || file >= NFILES || strcasecmp(mode, "octet") != 0)
-        return NULL;
-    if (tftpd.handover) {
-        tftpd.handover = 0;     /* take_over(): the same file, for another client */
-    } else if (file == FILE_STACKS) {
-        if (open_stacks() != 0)
-            return NULL;
-        tftpd.progress_ms = sys_now();
-    } else {
-        if (profile_snapshot_take(&tftpd.reader) != 0)
-            return NULL;        /* lwIP answers "Unable to open requested file." */
-        tftpd.size = profile_gmon_size(&tftpd.reader);
-        tftpd.progress_ms = sys_now();
-    }
-    tftpd.offset = 0;
-    tftpd.block = 0;
-    tftpd.last_read = 0;
-    tftpd.final_acked = 0;
-    tftpd.ncand = 0;
-    tftpd.file = file;
-    tftpd.open = 1;
-    return &tftpd;
+    return t->block ? block_offset(t->blksize, t->block) + block_len(t->size, t->blksize, t->block) : 0;
 }
 
-/* profile_on()/profile_off() during the transfer ended the snapshot (its generation is
- * over): its data is gone, neither delivered nor kept. For gmon.stacks: the kept tree
- * changed (profile_on/profile_off again, or another gmon.out delivered). */
-static int snapshot_ended(void)
+/* gmon.out: the snapshot of the profiling data. */
+
+static int gmon_open(struct transfer *t)
 {
-#if PROFILE_STACKS
-    if (tftpd.file == FILE_STACKS)
-        return profile_stacks_kept_ended(tftpd.stacks_generation);
-#endif
-    return profile_snapshot_ended(&tftpd.reader);
+    int rc = profile_snapshot_take(&t->reader);
+    if (rc == 0)
+        t->size = profile_gmon_size(&t->reader);
+    return rc;
 }
 
-/* A piece of the transfer's file. */
-static size_t file_read(size_t offset, void *buf, size_t len)
+static size_t gmon_read(struct transfer *t, size_t offset, void *buf, size_t len)
 {
-#if PROFILE_STACKS
-    if (tftpd.file == FILE_STACKS)
-        return profile_stacks_kept_read(offset, buf, len);
-#endif
-    return profile_gmon_read(&tftpd.reader, offset, buf, len);
+    return profile_gmon_read(&t->reader, offset, buf, len);
 }
 
-static int tftp_read(void *handle, void *buf, int bytes)
+static int gmon_ended(const struct transfer *t)
 {
-    (void)handle;
-    /* A snapshot that ended fails the transfer (lwIP sends an error and closes) rather
-     * than serve a mix. */
-    if (snapshot_ended())
-        return -1;
-    size_t n = file_read(tftpd.offset, buf, (size_t)bytes);
-    if (snapshot_ended())
-        return -1;              /* (gmon.stacks: read without a lock, the tree changed) */
-    tftpd.offset += n;
-    tftpd.block++;
-    if (n < (size_t)bytes)
-        tftpd.last_read = 1;
-    return (int)n;
+    return profile_snapshot_ended(&t->reader);
 }
 
-static int tftp_write(void *handle, struct pbuf *p)
+/* The profiler overhead's share of samples, in tenths of a percent (integers: no
+ * floating-point printf needed). */
+static uint32_t overhead_tenths(uint32_t overhead, uint32_t samples)
 {
-    (void)handle;
-    (void)p;
-    return -1;                  /* never opened for writing */
+    return samples ? (uint32_t)(((uint64_t)overhead * 1000 + samples / 2) / samples) : 0;
 }
 
-/* The end of a gmon.stacks transfer: nothing to release (the kept tree stays until the
- * next gmon.out is delivered, for another get). */
-static void close_stacks(void)
+static int gmon_close(struct transfer *t, int final_acked)
 {
-    int ended = snapshot_ended();
-    tftpd.open = 0;
-    if (ended) {
-        tftpd.stats.abandoned++;
-        printf("profile: tftp: transfer of gmon.stacks ended after %u of %u bytes: its tree "
-               "went (profile_on()/profile_off())\n", (unsigned)tftpd.offset, (unsigned)tftpd.size);
-    } else if (tftpd.final_acked) {
-        tftpd.stats.completed++;
-        tftpd.stats.stacks_completed++;
-        printf("profile: tftp: sent gmon.stacks (%u bytes)\n", (unsigned)tftpd.size);
-    } else {
-        tftpd.stats.abandoned++;
-        printf("profile: tftp: transfer of gmon.stacks abandoned after %u of %u bytes; "
-               "it stays for the next one\n", (unsigned)tftpd.offset, (unsigned)tftpd.size);
-    }
-}
-
-static void tftp_close(void *handle)
-{
-    (void)handle;
-    if (tftpd.handover) {
-        tftpd.open = 0;         /* take_over(): the snapshot goes on to the next client */
-        return;
-    }
-    if (tftpd.file == FILE_STACKS) {
-        close_stacks();
-        return;
-    }
-    /* The restart may come after the last block was read, so tftp_read never saw it:
-     * the final ACK then completes a transfer whose data profile_on/profile_off already
-     * discarded. That is no delivery (nothing was reset by it) and nothing is kept. */
-    int ended = snapshot_ended();
-    int delivered = tftpd.final_acked && !ended;
+    /* A restart after the last block was sent is seen only here: the final ACK then ends a
+     * transfer whose data profile_on/profile_off already discarded. That is no delivery
+     * (it reset nothing) and nothing is kept. */
+    int ended = gmon_ended(t);
+    int delivered = final_acked && !ended;
     /* What the file said, for the console line (the frozen set is read only here). */
     uint32_t samples = 0, overhead = 0;
     if (delivered) {
-        samples = tftpd.reader.state->samples;
-        overhead = tftpd.reader.state->samples_overhead;
+        samples = t->reader.state->samples;
+        overhead = t->reader.state->samples_overhead;
     }
     /* (gmon.stacks of this gmon.out stays for `tftp get gmon.stacks`) */
-    profile_snapshot_release(&tftpd.reader, delivered ? PROFILE_SNAPSHOT_DELIVERED_GMON
-                                                      : PROFILE_SNAPSHOT_MERGED);
-    tftpd.open = 0;
+    profile_snapshot_release(&t->reader, delivered ? PROFILE_SNAPSHOT_DELIVERED_GMON
+                                                   : PROFILE_SNAPSHOT_MERGED);
     if (ended) {
-        tftpd.stats.abandoned++;
         printf("profile: tftp: transfer of gmon.out ended by profile_on()/profile_off() "
-               "after %u of %u bytes; its data was discarded\n", (unsigned)tftpd.offset,
-               (unsigned)tftpd.size);
+               "after %u of %u bytes; its data was discarded\n", (unsigned)bytes_sent(t), (unsigned)t->size);
     } else if (delivered) {
-        tftpd.stats.completed++;
-        /* (tenths of a percent in integers: no floating-point printf needed) */
-        uint32_t tenths = samples ? (uint32_t)(((uint64_t)overhead * 1000 + samples / 2) / samples) : 0;
+        uint32_t tenths = overhead_tenths(overhead, samples);
         printf("profile: tftp: sent gmon.out (%u bytes; profiler overhead %u.%u%% of %u samples, "
-               "not charged to any function); counters reset%s\n", (unsigned)tftpd.size,
+               "not charged to any function); counters reset%s\n", (unsigned)t->size,
                (unsigned)(tenths / 10), (unsigned)(tenths % 10), (unsigned)samples,
                PROFILE_STACKS ? "; its gmon.stacks is served until the next gmon.out" : "");
     } else {
-        tftpd.stats.abandoned++;
         printf("profile: tftp: transfer of gmon.out abandoned after %u of %u bytes; "
-               "its data stays for the next one\n", (unsigned)tftpd.offset, (unsigned)tftpd.size);
+               "its data stays for the next one\n", (unsigned)bytes_sent(t), (unsigned)t->size);
     }
+    return delivered;
 }
 
-/* Constant: the file callbacks above, handed to lwIP's tftp_init() by start_server(). */
-static const struct tftp_context tftp_ctx = {
-    .open = tftp_open,
-    .close = tftp_close,
-    .read = tftp_read,
-    .write = tftp_write,
-};
+/* gmon.stacks: the tree kept with the last gmon.out delivered (a get resets nothing; the
+ * tree stays until the next gmon.out is delivered, for another get). */
 
-/* ---- the filter in front of lwIP's server ------------------------------------------------ */
+#if PROFILE_STACKS
+static const char *stacks_unavailable(u16_t *code)
+{
+    uint32_t generation;
+    if (profile_stacks_kept_size(&generation) != 0)
+        return NULL;
+    *code = ERR_FILE_NOT_FOUND;
+    return "gmon.stacks goes with a gmon.out: get gmon.out first (none delivered since "
+           "profile_on)";
+}
+
+static int stacks_open(struct transfer *t)
+{
+    t->size = profile_stacks_kept_size(&t->generation);
+    return t->size ? 0 : -ENODATA;
+}
+
+static size_t stacks_read(struct transfer *t, size_t offset, void *buf, size_t len)
+{
+    (void)t;
+    return profile_stacks_kept_read(offset, buf, len);
+}
+
+/* (the kept tree changed: profile_on/profile_off, or another gmon.out delivered) */
+static int stacks_ended(const struct transfer *t)
+{
+    return profile_stacks_kept_ended(t->generation);
+}
+
+static int stacks_close(struct transfer *t, int final_acked)
+{
+    if (stacks_ended(t)) {
+        printf("profile: tftp: transfer of gmon.stacks ended after %u of %u bytes: its tree "
+               "went (profile_on()/profile_off())\n", (unsigned)bytes_sent(t), (unsigned)t->size);
+        return 0;
+    }
+    if (!final_acked) {
+        printf("profile: tftp: transfer of gmon.stacks abandoned after %u of %u bytes; "
+               "it stays for the next one\n", (unsigned)bytes_sent(t), (unsigned)t->size);
+        return 0;
+    }
+    tftpd.stats.stacks_completed++;
+    printf("profile: tftp: sent gmon.stacks (%u bytes)\n", (unsigned)t->size);
+    return 1;
+}
+#endif
+
+/* Constant: every file the daemon knows, in the order the console lists them. */
+static const struct served_file served_files[] = {
+    {.name = "gmon.out", .open = gmon_open, .read = gmon_read, .ended = gmon_ended,
+     .close = gmon_close},
+#if PROFILE_STACKS
+    {.name = "gmon.stacks", .unavailable = stacks_unavailable, .open = stacks_open,
+     .read = stacks_read, .ended = stacks_ended, .close = stacks_close},
+#else
+    {.name = "gmon.stacks", .absent = "gmon.stacks needs the stack-profiling mode (CYGPKG_PROFILE_STACKS)"},
+#endif
+};
+#define NFILES (sizeof served_files / sizeof served_files[0])
+
+/* ---- sending ---------------------------------------------------------------------------- */
+
+static void put_u16(u8_t *b, u16_t v)
+{
+    b[0] = (u8_t)(v >> 8);
+    b[1] = (u8_t)v;
+}
 
 static void send_error(const ip_addr_t *addr, u16_t port, u16_t code, const char *msg)
 {
     size_t n = strlen(msg);
-    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, (u16_t)(4 + n + 1), PBUF_RAM);
+    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, (u16_t)(HEADER + n + 1), PBUF_RAM);
     if (!p)
         return;
     u8_t *b = p->payload;
-    b[0] = 0;
-    b[1] = OP_ERROR;
-    b[2] = (u8_t)(code >> 8);
-    b[3] = (u8_t)code;
-    memcpy(b + 4, msg, n + 1);
+    put_u16(b, OP_ERROR);
+    put_u16(b + 2, code);
+    memcpy(b + HEADER, msg, n + 1);
     udp_sendto(tftpd.pcb, p, addr, port);
     pbuf_free(p);
 }
 
-/* A read or write request (other than the transfer's client resending its own): NULL if it
- * is a good read request of a file served (*file says which), which lwIP may have (or,
- * while a transfer runs, the filter serves as it decides), else the error message (and
- * *code) to answer with. */
-static const char *check_request(struct pbuf *p, u16_t op, u16_t *code, int *file)
+/* Sends block n of the transfer's file, in blocks of blksize bytes, to addr:port: 0;
+ * -ENODATA if the file has gone (nothing sent: no block of a mix); -ENOMEM if lwIP has no
+ * buffer (the retransmission timer tries again). */
+static int send_block(const ip_addr_t *addr, u16_t port, uint32_t n, u16_t blksize)
 {
-    char req[2 + TFTP_MAX_FILENAME_LEN + 1 + 16 + 1];
-    u16_t n = pbuf_copy_partial(p, req, sizeof req - 1, 0);
-    req[n] = 0;
-    *code = ERR_ILLEGAL_OP;
-    const char *name = req + 2, *end = req + n;
-    size_t name_len = strnlen(name, (size_t)(end - name));
-    if (name + name_len >= end)
-        return p->tot_len >= sizeof req - 1 ? "file name too long" : "malformed request";
-    const char *mode = name + name_len + 1;
-    size_t mode_len = strnlen(mode, (size_t)(end - mode));
-    if (mode + mode_len >= end)
-        return p->tot_len >= sizeof req - 1 ? "mode too long" : "malformed request: no mode";
+    size_t len = block_len(xfer.size, blksize, n);
+    if (xfer.file->ended(&xfer))
+        return -ENODATA;
+    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, (u16_t)(HEADER + len), PBUF_RAM);
+    if (!p)
+        return -ENOMEM;
+    u8_t *b = p->payload;
+    put_u16(b, OP_DATA);
+    put_u16(b + 2, (u16_t)n);
+    xfer.file->read(&xfer, block_offset(blksize, n), b + HEADER, len);
+    int rc = 0;
+    if (xfer.file->ended(&xfer))
+        rc = -ENODATA;                  /* it went during the read */
+    else
+        udp_sendto(tftpd.pcb, p, addr, port);
+    pbuf_free(p);
+    return rc;
+}
 
-    if (op == OP_WRQ) {
-        *code = ERR_ACCESS_VIOLATION;
-        return "read-only: this target serves " SERVES " for reading";
+/* Appends "name\0value\0" to an OACK being built at *end. */
+static void oack_put(char **end, const char *name, unsigned long value)
+{
+    *end += strlen(strcpy(*end, name)) + 1;
+    *end += sprintf(*end, "%lu", value) + 1;
+}
+
+/* Sends the OACK: the options the transfer acknowledged, with their values. */
+static void send_oack(void)
+{
+    char text[sizeof "blksize" + 6 + sizeof "tsize" + 21];
+    char *end = text;
+    if (xfer.oack_blksize)
+        oack_put(&end, "blksize", xfer.blksize);
+    if (xfer.oack_tsize)
+        oack_put(&end, "tsize", (unsigned long)xfer.size);
+    u16_t n = (u16_t)(end - text);
+    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, (u16_t)(2 + n), PBUF_RAM);
+    if (!p)
+        return;                         /* the retransmission timer tries again */
+    u8_t *b = p->payload;
+    put_u16(b, OP_OACK);
+    memcpy(b + 2, text, n);
+    udp_sendto(tftpd.pcb, p, &xfer.peer, xfer.peer_port);
+    pbuf_free(p);
+}
+
+/* ---- the transfer ----------------------------------------------------------------------- */
+
+static void retransmission_tick(void *arg);
+
+/* Ends the transfer: released as delivered if final_acked, else kept (merged back). */
+static void finish(int final_acked)
+{
+    sys_untimeout(retransmission_tick, NULL);
+    if (xfer.file->close(&xfer, final_acked))
+        tftpd.stats.completed++;
+    else
+        tftpd.stats.abandoned++;
+    xfer.file = NULL;
+}
+
+/* The file went during the transfer: the client is told, the transfer ends. */
+static void fail_gone(void)
+{
+    send_error(&xfer.peer, xfer.peer_port, ERR_NOT_DEFINED,
+               "the data went (profile_on() or profile_off() during the transfer): ask again");
+    finish(0);
+}
+
+/* Sends the current block (or the OACK) again. */
+static void resend(void)
+{
+    if (xfer.block == 0)
+        send_oack();
+    else if (send_block(&xfer.peer, xfer.peer_port, xfer.block, xfer.blksize) == -ENODATA)
+        fail_gone();
+}
+
+/* The client acknowledged the current block: the next one, or the end. */
+static void next_block(void)
+{
+    if (xfer.block > 0 && block_len(xfer.size, xfer.blksize, xfer.block) < xfer.blksize) {
+        finish(1);                      /* that was the last block */
+        return;
     }
-    *file = file_of(name);
-    if (*file < 0 || *file >= NFILES) {
-        *code = ERR_FILE_NOT_FOUND;
-        if (*file == FILE_STACKS)
-            return "file not found: gmon.stacks needs the stack-profiling mode "
-                   "(CYGPKG_PROFILE_STACKS); this target serves gmon.out";
-        return "file not found: this target serves " SERVES;
+    xfer.block++;
+    xfer.retries = 0;
+    if (send_block(&xfer.peer, xfer.peer_port, xfer.block, xfer.blksize) == -ENODATA)
+        fail_gone();
+}
+
+/*
+ * Every PROFILE_TFTP_TICK_MS while a transfer runs: once the packet sent last has waited
+ * PROFILE_TFTP_TIMEOUT_MS for its ACK, it is sent again each tick, PROFILE_TFTP_RETRIES
+ * times, then the transfer is given up (abandoned: its data is kept). Duplicate ACKs do not
+ * restart the wait: a client that lost a block and resends its ACK still gets the block.
+ */
+static void retransmission_tick(void *arg)
+{
+    (void)arg;
+    if (!xfer.file)
+        return;
+    sys_timeout(PROFILE_TFTP_TICK_MS, retransmission_tick, NULL);
+    if ((u32_t)(sys_now() - xfer.progress_ms) < (u32_t)PROFILE_TFTP_TIMEOUT_MS)
+        return;
+    if (xfer.retries < PROFILE_TFTP_RETRIES) {
+        xfer.retries++;
+        resend();
+    } else {
+        finish(0);
     }
-    *code = ERR_NOT_DEFINED;
-    if (strcasecmp(mode, "netascii") == 0)
-        return *file == FILE_GMON ? "netascii refused: gmon.out is binary, use octet mode (tftp: binary)"
-                                  : "netascii refused: gmon.stacks is binary, use octet mode (tftp: binary)";
-    if (strcasecmp(mode, "octet") != 0)
-        return "unsupported mode: use octet (binary)";
-    struct profile_gmon_reader live;
-    profile_gmon_reader_init(&live);
-    if (profile_gmon_size(&live) == 0)
-        return "profiling is off";
-#if PROFILE_STACKS
-    uint32_t generation;
-    if (*file == FILE_STACKS && profile_stacks_kept_size(&generation) == 0) {
-        *code = ERR_FILE_NOT_FOUND;
-        return "gmon.stacks goes with a gmon.out: get gmon.out first (none delivered since "
-               "profile_on)";
+}
+
+/* The largest block that fits the default interface's MTU without IP fragments. */
+static u16_t blksize_max(void)
+{
+    struct netif *n = netif_default;
+    if (!n || n->mtu < IPV4_UDP_HEADERS + HEADER + BLKSIZE_DEFAULT)
+        return BLKSIZE_DEFAULT;
+    unsigned max = n->mtu - IPV4_UDP_HEADERS - HEADER;
+    return (u16_t)(max < BLKSIZE_MAX ? max : BLKSIZE_MAX);
+}
+
+/* The block size and the OACK's options from what the request asked for. */
+static void negotiate(const struct request *rq)
+{
+    u16_t max = blksize_max();
+    xfer.blksize = BLKSIZE_DEFAULT;
+    if (rq->blksize) {
+        xfer.blksize = rq->blksize < max ? rq->blksize : max;
+        xfer.oack_blksize = 1;
     }
-#endif
+    xfer.oack_tsize = rq->tsize;
+}
+
+/* Starts the transfer a good read request asks for: the OACK, or block 1. */
+static void start_transfer(const struct request *rq, const ip_addr_t *addr, u16_t port)
+{
+    memset(&xfer, 0, sizeof xfer);
+    int rc = rq->file->open(&xfer);
+    if (rc != 0) {
+        tftpd.stats.refused++;
+        snprintf(tftpd.why, sizeof tftpd.why, "%s cannot be frozen now (error %d)", rq->file->name, rc);
+        send_error(addr, port, ERR_NOT_DEFINED, tftpd.why);
+        return;
+    }
+    xfer.file = rq->file;
+    ip_addr_copy(xfer.peer, *addr);
+    xfer.peer_port = port;
+    xfer.progress_ms = sys_now();
+    tftpd.stats.transfers++;
+    negotiate(rq);
+    sys_timeout(PROFILE_TFTP_TICK_MS, retransmission_tick, NULL);
+    if (xfer.oack_blksize || xfer.oack_tsize)
+        send_oack();                    /* block 0: the client acknowledges it first */
+    else
+        next_block();
+}
+
+/* ---- requests --------------------------------------------------------------------------- */
+
+/* An error message made for this request (in tftpd.why). */
+static const char *why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static const char *why(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tftpd.why, sizeof tftpd.why, fmt, ap);
+    va_end(ap);
+    return tftpd.why;
+}
+
+/* Past the NUL that ends the string at s, or NULL if none does before end. */
+static const char *after_string(const char *s, const char *end)
+{
+    const char *nul = memchr(s, 0, (size_t)(end - s));
+    return nul ? nul + 1 : NULL;
+}
+
+/* A decimal number of digits only into *v (ULONG_MAX if it is larger: it never wraps): 0,
+ * or -1 if text is not one. */
+static int decimal(const char *text, unsigned long *v)
+{
+    if (!*text)
+        return -1;
+    *v = 0;
+    for (; *text; text++) {
+        if (*text < '0' || *text > '9')
+            return -1;
+        unsigned long digit = (unsigned long)(*text - '0');
+        *v = *v > (ULONG_MAX - digit) / 10 ? ULONG_MAX : *v * 10 + digit;
+    }
+    return 0;
+}
+
+static const char *take_blksize(struct request *rq, const char *value)
+{
+    unsigned long v;
+    if (rq->blksize)
+        return "option blksize given twice";
+    if (decimal(value, &v) != 0 || v < BLKSIZE_MIN || v > BLKSIZE_MAX)
+        return why("blksize \"%.12s\" refused: RFC 2348 allows 8 to 65464 bytes", value);
+    rq->blksize = (u16_t)v;
     return NULL;
 }
 
-static err_t start_server(void);
-
-/*
- * An ERROR from the client ends the transfer. lwIP 2.1.3 has no call to end one, so the
- * server is restarted: tftp_cleanup() closes the transfer (tftp_close: not delivered, the
- * data is merged back) and removes the PCB, tftp_init() binds a new one. This runs inside
- * the old PCB's receive callback, which lwIP 2.1.3's udp_input() allows: it does not touch
- * the PCB after the callback returns. Doing it here, not later, keeps the order of the
- * packets: a request queued right behind the ERROR finds the slot free.
- */
-static void abort_transfer(void)
+static const char *take_tsize(struct request *rq, const char *value)
 {
-    tftp_cleanup();
-    tftpd.pcb = NULL;
-    if (start_server() != ERR_OK) {
-        tftpd.started = 0;
-        printf("profile: tftp: daemon stopped: could not bind UDP port %d again\n", TFTP_PORT);
+    unsigned long v;
+    if (rq->tsize)
+        return "option tsize given twice";
+    if (decimal(value, &v) != 0)
+        return why("tsize \"%.12s\" refused: a number of bytes (0 in a read request)", value);
+    rq->tsize = 1;
+    return NULL;
+}
+
+/* The options after the mode (RFC 2347: name and value, each NUL-terminated). blksize and
+ * tsize are taken; options this server does not know are ignored, as RFC 2347 says. NULL,
+ * or why the request is refused (and *code). */
+static const char *parse_options(struct request *rq, const char *s, const char *end, u16_t *code)
+{
+    while (s < end) {
+        const char *name = s, *value = after_string(s, end), *refused = NULL;
+        *code = ERR_ILLEGAL_OP;
+        if (!value)
+            return "malformed request: an option name is not NUL-terminated";
+        if (!*name && value == end)
+            break;                      /* one NUL more after the last string: padding */
+        if (value == end)
+            return why("malformed request: option \"%.16s\" has no value", name);
+        s = after_string(value, end);
+        if (!s)
+            return why("malformed request: the value of option \"%.16s\" is not NUL-terminated", name);
+        *code = ERR_OPTION;
+        if (strcasecmp(name, "blksize") == 0)
+            refused = take_blksize(rq, value);
+        else if (strcasecmp(name, "tsize") == 0)
+            refused = take_tsize(rq, value);
+        if (refused)
+            return refused;
     }
+    return NULL;
 }
 
-/* Is the host at addr one the daemon serves? */
-static int allowed(const ip_addr_t *addr)
+/* Reads a request's file name, mode and options into rq (its strings in tftpd.request):
+ * NULL, or why it is malformed (and *code). */
+static const char *parse_request(struct pbuf *p, u16_t op, struct request *rq, u16_t *code)
 {
-    if (ip4_addr_isany_val(tftpd.allow_mask))
-        return 1;                           /* 0.0.0.0/0: everyone */
-    if (!IP_IS_V4(addr))
-        return 0;
-    return ip4_addr_netcmp(ip_2_ip4(addr), &tftpd.allow_net, &tftpd.allow_mask);
+    memset(rq, 0, sizeof *rq);
+    rq->op = op;
+    *code = ERR_ILLEGAL_OP;
+    if (p->tot_len > REQUEST_MAX)
+        return why("request too long: %u bytes (RFC 2347 allows 512)", (unsigned)p->tot_len);
+    u16_t n = pbuf_copy_partial(p, tftpd.request, (u16_t)(p->tot_len - 2), 2);
+    const char *end = tftpd.request + n;
+    tftpd.request[n] = 0;
+    rq->name = tftpd.request;
+    rq->mode = after_string(rq->name, end);
+    if (!rq->mode)
+        return "malformed request: the file name is not NUL-terminated";
+    const char *options = after_string(rq->mode, end);
+    if (!options)
+        return "malformed request: no mode (octet), or it is not NUL-terminated";
+    return parse_options(rq, options, end, code);
 }
+
+/* The served file named name (with or without a leading '/'), or NULL. */
+static const struct served_file *file_named(const char *name)
+{
+    if (name[0] == '/')
+        name++;
+    for (size_t f = 0; f < NFILES; f++)
+        if (strcmp(name, served_files[f].name) == 0)
+            return &served_files[f];
+    return NULL;
+}
+
+static int profiling_on(void)
+{
+    struct profile_gmon_reader live;
+    profile_gmon_reader_init(&live);
+    return profile_gmon_size(&live) != 0;
+}
+
+/* Why a well-formed request is refused (and *code), or NULL; sets rq->file. */
+static const char *refusal(struct request *rq, u16_t *code)
+{
+    if (rq->op == OP_WRQ) {
+        *code = ERR_ACCESS_VIOLATION;
+        return why("read-only: this target serves %s for reading", tftpd.serves);
+    }
+    rq->file = file_named(rq->name);
+    if (!rq->file || rq->file->absent) {
+        *code = ERR_FILE_NOT_FOUND;
+        return why("file not found: %s%sthis target serves %s", rq->file ? rq->file->absent : "",
+                   rq->file ? "; " : "", tftpd.serves);
+    }
+    *code = ERR_NOT_DEFINED;
+    if (strcasecmp(rq->mode, "netascii") == 0)
+        return why("netascii refused: %s is binary, use octet mode (tftp: binary)", rq->file->name);
+    if (strcasecmp(rq->mode, "octet") != 0)
+        return "unsupported mode: use octet (binary)";
+    if (!profiling_on())
+        return "profiling is off";
+    return rq->file->unavailable ? rq->file->unavailable(code) : NULL;
+}
+
+/* ---- sharing the daemon ----------------------------------------------------------------- */
 
 /* The transfer's client has sent no valid ACK (none at all: no request) for
  * CYGNUM_PROFILE_TFTP_HOLD_MS. */
 static int stalled(void)
 {
-    return (u32_t)(sys_now() - tftpd.progress_ms) >= (u32_t)CYGNUM_PROFILE_TFTP_HOLD_MS;
+    return (u32_t)(sys_now() - xfer.progress_ms) >= (u32_t)CYGNUM_PROFILE_TFTP_HOLD_MS;
 }
 
-#define NCAND_MAX (sizeof tftpd.cand / sizeof tftpd.cand[0])
+#define NCAND_MAX (sizeof xfer.cand / sizeof xfer.cand[0])
 
 static int is_candidate(const ip_addr_t *addr, u16_t port)
 {
-    for (unsigned i = 0; i < tftpd.ncand && i < NCAND_MAX; i++)
-        if (tftpd.cand[i].port == port && ip_addr_cmp(&tftpd.cand[i].addr, addr))
+    for (unsigned i = 0; i < xfer.ncand && i < NCAND_MAX; i++)
+        if (xfer.cand[i].port == port && ip_addr_cmp(&xfer.cand[i].addr, addr))
             return 1;
     return 0;
 }
 
-/* Another client asked while the transfer's client has acknowledged nothing: send it block 1
- * of the same snapshot (what lwIP sent the client) and remember it; the oldest is forgotten
- * when the table is full. */
+/* Another client asked while the transfer's client has not acknowledged block 1: send it
+ * block 1 of the same file (512 bytes: as a server without options would) and remember it;
+ * the oldest is forgotten when the table is full. */
 static void offer(const ip_addr_t *addr, u16_t port)
 {
-    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, 4 + TFTP_BLOCK, PBUF_RAM);
-    if (!p)
+    if (send_block(addr, port, 1, BLKSIZE_DEFAULT) != 0)
         return;
-    u8_t *b = p->payload;
-    b[0] = 0;
-    b[1] = OP_DATA;
-    b[2] = 0;
-    b[3] = 1;
-    size_t n = file_read(0, b + 4, TFTP_BLOCK);
-    if (snapshot_ended()) {
-        pbuf_free(p);           /* the data went meanwhile (profile_on/profile_off from
-                                   another thread): no block of a mix */
-        return;
-    }
-    pbuf_realloc(p, (u16_t)(4 + n));
-    udp_sendto(tftpd.pcb, p, addr, port);
-    pbuf_free(p);
     tftpd.stats.offered++;
     if (is_candidate(addr, port))
-        return;                             /* it resent its request */
-    unsigned i = tftpd.ncand++ % NCAND_MAX;
-    ip_addr_copy(tftpd.cand[i].addr, *addr);
-    tftpd.cand[i].port = port;
+        return;                         /* it resent its request */
+    unsigned i = xfer.ncand++ % NCAND_MAX;
+    ip_addr_copy(xfer.cand[i].addr, *addr);
+    xfer.cand[i].port = port;
 }
 
-/* An interface index no interface has (lwIP numbers them 1..255; NETIF_NO_INDEX is 0). */
-static u8_t unused_netif_index(void)
+/* A candidate acknowledged block 1 first: the transfer goes on with it, on the same file,
+ * in blocks of 512 bytes (what it was offered). */
+static void take_over(const ip_addr_t *addr, u16_t port)
 {
-    u8_t i = 255;
-    while (i != NETIF_NO_INDEX && netif_get_by_index(i))
-        i--;
-    return i;
-}
-
-/*
- * A candidate acknowledged block 1 first: the transfer goes on with it, on the same
- * snapshot. lwIP 2.1.3 cannot change a transfer's client, so the server is restarted
- * (tftp_close keeps the snapshot, tftp_open takes it back) and the candidate's request is
- * replayed; lwIP then sends block 1 again, which the candidate has already (from offer())
- * and which a client would take for a lost ACK (tftp-hpa then flushes its socket, block 2
- * with it): so that copy is dropped, by binding the PCB to an interface index no interface
- * has for the replay (lwIP 2.1.3's udp_sendto then finds no interface and returns ERR_RTE
- * before anything is sent; its TFTP server ignores send errors, and keeps block 1 for its
- * retransmissions). Then the candidate's ACK goes to lwIP, which sends block 2. ack is
- * consumed.
- */
-static void take_over(struct pbuf *ack, const ip_addr_t *addr, u16_t port)
-{
-    /* The request replayed: RRQ, the transfer's file name, "octet" (NULs included). */
-    const char *name = file_names[tftpd.file];
-    size_t name_len = strlen(name);
-    u16_t rrq_len = (u16_t)(2 + name_len + 1 + sizeof "octet");
-    ip_addr_t from;
-    ip_addr_copy(from, *addr);
-    struct pbuf *req = pbuf_alloc(PBUF_TRANSPORT, rrq_len, PBUF_RAM);
-    if (!req) {
-        pbuf_free(ack);
-        return;                             /* the old client keeps the transfer */
-    }
-    u8_t *b = req->payload;
-    b[0] = 0;
-    b[1] = OP_RRQ;
-    memcpy(b + 2, name, name_len + 1);
-    memcpy(b + 2 + name_len + 1, "octet", sizeof "octet");
-
-    tftpd.handover = 1;
-    abort_transfer();
-    if (!tftpd.started) {
-        /* The server could not be restarted: no transfer, the snapshot goes back. */
-        tftpd.handover = 0;
-        profile_snapshot_release(&tftpd.reader, 0);
-        tftpd.stats.abandoned++;
-        pbuf_free(req);
-        pbuf_free(ack);
-        return;
-    }
-    tftpd.pcb->netif_idx = unused_netif_index();
-    tftpd.lwip_recv(tftpd.lwip_arg, tftpd.pcb, req, &from, port);
-    tftpd.pcb->netif_idx = NETIF_NO_INDEX;
-    if (!tftpd.open) {
-        /* Not reached: tftp_open cannot fail on a handover, and the filter let only a live
-         * snapshot through (tftp_read cannot fail). Kept correct all the same: if lwIP did
-         * not call tftp_open, the snapshot goes back; if it opened and closed the transfer,
-         * tftp_close released and counted it already. */
-        if (tftpd.handover) {
-            tftpd.handover = 0;
-            profile_snapshot_release(&tftpd.reader, 0);
-            tftpd.stats.abandoned++;
-        }
-        pbuf_free(ack);
-        return;
-    }
-    ip_addr_copy(tftpd.peer, from);
-    tftpd.peer_port = port;
+    ip_addr_copy(xfer.peer, *addr);
+    xfer.peer_port = port;
+    xfer.blksize = BLKSIZE_DEFAULT;
+    xfer.oack_blksize = xfer.oack_tsize = 0;
+    xfer.block = 1;
+    xfer.progress_ms = sys_now();
     tftpd.stats.taken_over++;
-    tftpd.progress_ms = sys_now();
-    if (tftpd.last_read)
-        tftpd.final_acked = 1;
-    tftpd.lwip_recv(tftpd.lwip_arg, tftpd.pcb, ack, &from, port);
+    next_block();
 }
 
-static void filter(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr_t *addr, u16_t port)
+/* The client has been silent for the hold time and another asks: its transfer ends
+ * (abandoned: the data is kept, nothing lost). */
+static void yield(void)
 {
-    (void)arg;
-    u8_t h[4];
+    tftpd.stats.yielded++;
+    printf("profile: tftp: client silent for %u ms (hold limit %u ms): its transfer yields to "
+           "another client's request\n", (unsigned)(sys_now() - xfer.progress_ms),
+           (unsigned)CYGNUM_PROFILE_TFTP_HOLD_MS);
+    finish(0);
+}
 
-    if (!allowed(addr)) {
-        /* From outside the allowed network: changes nothing, whatever it is. A request gets
-         * the reason (so that a user there knows why); anything else is dropped unanswered. */
-        tftpd.stats.denied++;
-        if (pbuf_copy_partial(p, h, 2, 0) == 2 && h[0] == 0 && (h[1] == OP_RRQ || h[1] == OP_WRQ))
-            send_error(addr, port, ERR_ACCESS_VIOLATION, "access denied: this host may not read the profile");
-        pbuf_free(p);
+/* Another client's good read request while a transfer runs: 1 if the transfer yielded to
+ * it (serve it now); 0 if it was offered block 1, or is left unanswered (an ERROR would
+ * make the client give up; it resends and is served later). */
+static int make_room(const struct request *rq, const ip_addr_t *addr, u16_t port)
+{
+    if (stalled()) {
+        yield();
+        return 1;
+    }
+    if (xfer.block <= 1 && rq->file == xfer.file && !xfer.file->ended(&xfer))
+        offer(addr, port);
+    else
+        tftpd.stats.busy++;
+    return 0;
+}
+
+/* ---- one function per opcode ------------------------------------------------------------ */
+
+/* (from_peer: the packet comes from the transfer's client) */
+typedef void packet_handler(struct pbuf *p, u16_t op, const ip_addr_t *addr, u16_t port, int from_peer);
+
+static u16_t get_u16(struct pbuf *p, u16_t offset)
+{
+    u8_t b[2];
+    pbuf_copy_partial(p, b, 2, offset);
+    return (u16_t)(b[0] << 8 | b[1]);
+}
+
+/* RRQ and WRQ. */
+static void on_request(struct pbuf *p, u16_t op, const ip_addr_t *addr, u16_t port, int from_peer)
+{
+    if (from_peer) {
+        tftpd.stats.ignored++;          /* its request again */
         return;
     }
+    struct request rq;
+    u16_t code;
+    const char *refused = parse_request(p, op, &rq, &code);
+    if (!refused)
+        refused = refusal(&rq, &code);
+    if (refused) {
+        tftpd.stats.refused++;
+        send_error(addr, port, code, refused);
+        return;
+    }
+    if (xfer.file && !make_room(&rq, addr, port))
+        return;
+    start_transfer(&rq, addr, port);
+}
 
-    int from_peer = tftpd.open && port == tftpd.peer_port && ip_addr_cmp(addr, &tftpd.peer);
+/* The transfer's client acknowledged block n. */
+static void ack_from_client(u16_t n)
+{
+    if (n == (u16_t)xfer.block) {
+        xfer.progress_ms = sys_now();
+        next_block();
+    } else if (xfer.block == 0) {
+        send_error(&xfer.peer, xfer.peer_port, ERR_OPTION,
+                   "the OACK must be acknowledged with ACK 0 (RFC 2347)");
+        finish(0);
+    } else {
+        tftpd.stats.ignored++;          /* duplicate or stale */
+    }
+}
 
-    if (p->tot_len < 4 || pbuf_copy_partial(p, h, 4, 0) != 4) {
-        /* Shorter than any TFTP packet. */
+static void on_ack(struct pbuf *p, u16_t op, const ip_addr_t *addr, u16_t port, int from_peer)
+{
+    (void)op;
+    u16_t n = get_u16(p, 2);
+    if (from_peer)
+        ack_from_client(n);
+    else if (xfer.file && n == 1 && xfer.block <= 1 && is_candidate(addr, port) &&
+             !xfer.file->ended(&xfer))
+        take_over(addr, port);          /* a candidate acknowledged block 1 first */
+    else
+        send_error(addr, port, ERR_ACCESS_VIOLATION, xfer.file
+                   ? "not your transfer: another client's is in progress"
+                   : "no transfer in progress: send a read request first");
+}
+
+/* Never answered (RFC 1350). From the client: it gives the transfer up. */
+static void on_error(struct pbuf *p, u16_t op, const ip_addr_t *addr, u16_t port, int from_peer)
+{
+    (void)p, (void)op, (void)addr, (void)port;
+    if (from_peer)
+        finish(0);
+    else
+        tftpd.stats.ignored++;
+}
+
+static void on_data(struct pbuf *p, u16_t op, const ip_addr_t *addr, u16_t port, int from_peer)
+{
+    (void)p, (void)op;
+    if (from_peer)
+        tftpd.stats.ignored++;          /* from the reading client: junk, not worth an ERROR */
+    else
+        send_error(addr, port, ERR_ACCESS_VIOLATION,
+                   why("no write transfer: this target serves %s for reading", tftpd.serves));
+}
+
+/* OACK (a server's packet) and opcodes TFTP does not have. */
+static void on_unknown(struct pbuf *p, u16_t op, const ip_addr_t *addr, u16_t port, int from_peer)
+{
+    (void)p;
+    if (from_peer)
+        tftpd.stats.ignored++;
+    else
+        send_error(addr, port, ERR_ILLEGAL_OP, why("unknown opcode %u", (unsigned)op));
+}
+
+/* Constant: the handler of each opcode a client may send. */
+static packet_handler *const handlers[] = {
+    [OP_RRQ] = on_request,
+    [OP_WRQ] = on_request,
+    [OP_DATA] = on_data,
+    [OP_ACK] = on_ack,
+    [OP_ERROR] = on_error,
+};
+
+/* ---- receiving -------------------------------------------------------------------------- */
+
+/* Is the host at addr one the daemon serves? */
+static int allowed(const ip_addr_t *addr)
+{
+    if (ip4_addr_isany_val(tftpd.allow_mask))
+        return 1;                       /* 0.0.0.0/0: everyone */
+    if (!IP_IS_V4(addr))
+        return 0;
+    return ip4_addr_netcmp(ip_2_ip4(addr), &tftpd.allow_net, &tftpd.allow_mask);
+}
+
+/* From outside the allowed network: changes nothing, whatever it is. A request gets the
+ * reason (so that a user there knows why); anything else is dropped unanswered. */
+static void deny(struct pbuf *p, const ip_addr_t *addr, u16_t port)
+{
+    tftpd.stats.denied++;
+    u16_t op = p->tot_len >= 2 ? get_u16(p, 0) : 0;
+    if (op == OP_RRQ || op == OP_WRQ)
+        send_error(addr, port, ERR_ACCESS_VIOLATION, "access denied: this host may not read the profile");
+}
+
+static void dispatch(struct pbuf *p, const ip_addr_t *addr, u16_t port)
+{
+    if (!allowed(addr)) {
+        deny(p, addr, port);
+        return;
+    }
+    int from_peer = xfer.file && port == xfer.peer_port && ip_addr_cmp(addr, &xfer.peer);
+    if (p->tot_len < HEADER) {
         tftpd.stats.ignored++;
         if (!from_peer)
-            send_error(addr, port, ERR_ILLEGAL_OP, "malformed packet");
-        pbuf_free(p);
+            send_error(addr, port, ERR_ILLEGAL_OP, "malformed packet: shorter than a TFTP header");
         return;
     }
-    u16_t op = (u16_t)(h[0] << 8 | h[1]);
-    switch (op) {
-    case OP_RRQ:
-    case OP_WRQ:
-        if (from_peer) {
-            tftpd.stats.ignored++;          /* the client resent its request */
-            pbuf_free(p);
-            return;
-        }
-        u16_t code;
-        int file = FILE_GMON;
-        const char *why = check_request(p, op, &code, &file);
-        if (why) {
-            tftpd.stats.refused++;
-            send_error(addr, port, code, why);
-            pbuf_free(p);
-            return;
-        }
-        if (tftpd.open) {
-            /* Another client's good request while a transfer runs. */
-            if (stalled()) {
-                /* The client has been silent too long: its transfer yields (abandoned:
-                 * the snapshot is merged back, nothing lost), the newcomer is served by
-                 * the restarted server. */
-                tftpd.stats.yielded++;
-                printf("profile: tftp: client silent for %u ms (hold limit %u ms): its "
-                       "transfer yields to another client's request\n",
-                       (unsigned)(sys_now() - tftpd.progress_ms), (unsigned)CYGNUM_PROFILE_TFTP_HOLD_MS);
-                abort_transfer();
-                if (!tftpd.started) {
-                    pbuf_free(p);
-                    return;
-                }
-                pcb = tftpd.pcb;
-            } else {
-                if (tftpd.block <= 1 && file == tftpd.file && !snapshot_ended())
-                    offer(addr, port);      /* the first to acknowledge block 1 wins */
-                else
-                    tftpd.stats.busy++;     /* no answer: an ERROR would make the client
-                                               give up; it resends and is served later */
-                pbuf_free(p);
-                return;
-            }
-        }
-        {
-            ip_addr_t from;
-            ip_addr_copy(from, *addr);      /* addr points into lwIP's current packet */
-            tftpd.lwip_recv(tftpd.lwip_arg, pcb, p, addr, port);
-            if (tftpd.open) {
-                ip_addr_copy(tftpd.peer, from);
-                tftpd.peer_port = port;
-                tftpd.stats.transfers++;
-            } else {
-                tftpd.stats.refused++;
-            }
-        }
-        return;
-    case OP_ACK: {
-        u16_t block = (u16_t)(h[2] << 8 | h[3]);
-        if (from_peer) {
-            if (block != tftpd.block) {
-                tftpd.stats.ignored++;      /* duplicate or stale */
-                pbuf_free(p);
-                return;
-            }
-            tftpd.progress_ms = sys_now();
-            if (tftpd.last_read)
-                tftpd.final_acked = 1;      /* lwIP closes the transfer on this one */
-        } else if (tftpd.open && block == 1 && tftpd.block == 1 &&
-                   is_candidate(addr, port) && !snapshot_ended()) {
-            take_over(p, addr, port);       /* a candidate acknowledged block 1 first */
-            return;
-        }
-        break;
-    }
-    case OP_ERROR:
-        /* Never answered (RFC 1350). From the client: it gives the transfer up. */
-        pbuf_free(p);
-        if (from_peer)
-            abort_transfer();
-        else
-            tftpd.stats.ignored++;
-        return;
-    default:
-        if (from_peer) {
-            /* DATA or an unknown opcode from the client mid-read: ignored. lwIP would answer
-             * with an ERROR yet keep the transfer, and a client that gets an ERROR gives
-             * up, leaving the single slot taken until lwIP times it out. */
-            tftpd.stats.ignored++;
-            pbuf_free(p);
-            return;
-        }
-        break;                              /* lwIP answers DATA and unknown opcodes */
-    }
-    tftpd.lwip_recv(tftpd.lwip_arg, pcb, p, addr, port);
+    u16_t op = get_u16(p, 0);
+    packet_handler *handle = op < sizeof handlers / sizeof handlers[0] ? handlers[op] : NULL;
+    (handle ? handle : on_unknown)(p, op, addr, port, from_peer);
 }
 
-/* ---- starting ---------------------------------------------------------------------------- */
-
-static err_t start_server(void)
+/* The daemon's UDP receive callback. */
+static void on_packet(void *arg, struct udp_pcb *pcb, struct pbuf *p, const ip_addr_t *addr, u16_t port)
 {
-    err_t e = tftp_init(&tftp_ctx);
-    if (e != ERR_OK)
-        return e;
-    /* lwIP's server PCB is the one tftp_init just bound: udp_bind puts it at the head of
-     * udp_pcbs. Its callback goes behind the filter. */
-    struct udp_pcb *pcb = udp_pcbs;
-    if (!pcb || pcb->local_port != TFTP_PORT || !pcb->recv) {
-        tftp_cleanup();
-        return ERR_VAL;
+    (void)arg, (void)pcb;
+    ip_addr_t from;
+    ip_addr_copy(from, *addr);          /* (lwIP's, for this packet only) */
+    dispatch(p, &from, port);
+    pbuf_free(p);
+}
+
+/* ---- starting --------------------------------------------------------------------------- */
+
+/* tftpd.serves: the names of the files this configuration serves ("a, b and c"). */
+static void list_served(void)
+{
+    size_t names = 0, used = 0;
+    for (size_t f = 0; f < NFILES; f++)
+        names += !served_files[f].absent;
+    for (size_t f = 0, listed = 0; f < NFILES; f++) {
+        if (served_files[f].absent)
+            continue;
+        const char *sep = listed == 0 ? "" : listed + 1 == names ? " and " : ", ";
+        int n = snprintf(tftpd.serves + used, sizeof tftpd.serves - used, "%s%s", sep,
+                         served_files[f].name);
+        if (n < 0 || (size_t)n >= sizeof tftpd.serves - used)
+            break;                      /* (cut short: the buffer holds three names) */
+        used += (size_t)n;
+        listed++;
     }
-    tftpd.pcb = pcb;
-    tftpd.lwip_recv = pcb->recv;
-    tftpd.lwip_arg = pcb->recv_arg;
-    udp_recv(pcb, filter, NULL);
-    return ERR_OK;
 }
 
 /* The allowed network from the configuration, into tftpd.allow_net/allow_mask: 0, or
@@ -701,6 +923,23 @@ static int parse_allow(void)
     return 0;
 }
 
+/* The daemon's UDP PCB, bound to its port: 0, or -EADDRINUSE / -ENOMEM (said). */
+static int open_port(void)
+{
+    struct udp_pcb *pcb = udp_new();
+    err_t e = pcb ? udp_bind(pcb, IP_ANY_TYPE, CYGNUM_PROFILE_TFTP_PORT) : ERR_MEM;
+    if (e != ERR_OK) {
+        if (pcb)
+            udp_remove(pcb);
+        printf("profile: TFTP daemon not started: %s on UDP port %d (lwIP error %d)\n",
+               e == ERR_USE ? "another service is" : "no PCB", CYGNUM_PROFILE_TFTP_PORT, (int)e);
+        return e == ERR_USE ? -EADDRINUSE : -ENOMEM;
+    }
+    udp_recv(pcb, on_packet, NULL);
+    tftpd.pcb = pcb;
+    return 0;
+}
+
 int profile_tftp_start(void)
 {
     if (tftpd.started)
@@ -714,20 +953,19 @@ int profile_tftp_start(void)
                "(call init_all_network_interfaces() before profile_on())\n");
         return -ENETDOWN;
     }
-    err_t e = start_server();
-    if (e != ERR_OK) {
-        printf("profile: TFTP daemon not started: %s on UDP port %d (lwIP error %d)\n",
-               e == ERR_USE ? "another service is" : "no PCB", TFTP_PORT, (int)e);
-        return e == ERR_USE ? -EADDRINUSE : -ENOMEM;
-    }
+    int rc = open_port();
+    if (rc != 0)
+        return rc;
     tftpd.started = 1;
-    char a[16];
+    list_served();
+    char a[IP4ADDR_STRLEN_MAX];
     ip4addr_ntoa_r(netif_ip4_addr(n), a, sizeof a);
     if (ip4_addr_isany_val(tftpd.allow_mask))
-        printf("profile: TFTP daemon serving " SERVES " on %s UDP port %d\n", a, TFTP_PORT);
+        printf("profile: TFTP daemon serving %s on %s UDP port %d\n", tftpd.serves, a,
+               CYGNUM_PROFILE_TFTP_PORT);
     else
-        printf("profile: TFTP daemon serving " SERVES " on %s UDP port %d to %s/%d only\n", a,
-               TFTP_PORT, ALLOW_TEXT, ALLOW_PREFIX);
+        printf("profile: TFTP daemon serving %s on %s UDP port %d to %s/%d only\n", tftpd.serves,
+               a, CYGNUM_PROFILE_TFTP_PORT, ALLOW_TEXT, ALLOW_PREFIX);
     return 0;
 }
 

@@ -29,7 +29,7 @@
 /* A set lent for one write (see the top), and the profile it was lent to. */
 struct lent_set {
     void *set;              /* NULL: none lent */
-    uint32_t generation;    /* profile_state.generation when lent */
+    uint32_t generation;    /* profile_state.lasting.generation when lent */
 };
 
 /*
@@ -50,7 +50,7 @@ static int spare_lend(struct lent_set *l)
     /* Only a single-set layout: the package's set then starts at s->memory. */
     int needed = running && !s->spare && !profile_frozen.bins && s->memory_bytes == s->set_bytes;
     size_t bytes = s->set_bytes;
-    l->generation = s->generation;
+    l->generation = s->lasting.generation;
     profile_unlock(irq);
     if (!running)
         return -ENODATA;
@@ -63,7 +63,7 @@ static int spare_lend(struct lent_set *l)
     }
     memset(set, 0, bytes);  /* a spare's arrays are zero */
     irq = profile_lock();
-    if (s->generation == l->generation && !s->spare && !profile_frozen.bins) {
+    if (s->lasting.generation == l->generation && !s->spare && !profile_frozen.bins) {
         s->spare = set;
         l->set = set;
         set = NULL;
@@ -85,7 +85,7 @@ static void spare_return(const struct lent_set *l)
     if (!l->set)
         return;
     hal_profile_irq_state irq = profile_lock();
-    if (s->generation == l->generation) {
+    if (s->lasting.generation == l->generation) {
         if (s->spare == s->memory) {
             unused = s->memory;
             s->memory = l->set;

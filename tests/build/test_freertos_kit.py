@@ -36,9 +36,12 @@ void xPortSysTickHandler(void) {}
 
 
 def include_dirs(tmp):
-    """The reference board's configuration, the package's headers, the kit, the config."""
+    """The reference board's configuration, the package's headers and its HAL's (ARMv7-M),
+    the kit, the config."""
     return [os.path.join(os.path.dirname(h.FW_DIR), "include"),
-            os.path.join(h.ROOT, "target", "include"), KIT, tmp]
+            os.path.join(h.ROOT, "target", "include")] + \
+        [os.path.join(h.ROOT, "hal", d, "include") for d in ("armv7m", "arm", "cortexm")] + \
+        [KIT, tmp]
 
 
 def build(tmp, config, defines=()):
@@ -76,7 +79,8 @@ def main():
             syms = r
             t.ok(re.search(r"\bU profile_task_switch\b", syms) is not None,
                  "traceTASK_SWITCHED_IN calls profile_task_switch", syms)
-            pre = subprocess.run([CC, "-E", "-P", "tasks.c"] + ["-I" + d for d in include_dirs(tmp)],
+            pre = subprocess.run([CC, "-mcpu=cortex-m3", "-mthumb", "-E", "-P", "tasks.c"] +
+                                 ["-I" + d for d in include_dirs(tmp)],
                                  cwd=tmp, stdout=subprocess.PIPE, text=True).stdout
             body = pre[pre.find("void vTaskSwitchContext(void)"):]
             t.ok(re.search(r"profile_task_switch\(\(uintptr_t\)pxCurrentTCB, "

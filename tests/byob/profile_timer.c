@@ -1,7 +1,8 @@
 /*
- * The profile timer of a firmware with its own board code: the three things the profiling
- * package needs from it (doc/porting.md, "Bring your own board"), written against the
- * vendor's CMSIS-style header. TIMER0 is the profile timer; SysTick stays the RTOS's.
+ * The profile timer of a firmware with its own board code: the board's part of the HAL
+ * contract, <cyg/profile/hal.h> (which declares the two functions, so that the compiler
+ * checks them; doc/porting.md, "Bring your own board"), written against the vendor's
+ * CMSIS-style header. TIMER0 is the profile timer; SysTick stays the RTOS's.
  */
 #include <errno.h>
 #include <stdint.h>

@@ -34,6 +34,17 @@ cp "$here"/*.c "$here"/*.h "$here"/acme.ld "$here"/Makefile "$tmp/fw/"
 check "the firmware builds against the tree with its own startup, linker script and timer" \
   '[ -f "$tmp/fw/app.elf" ] || { cat "$tmp/build.log"; false; }'
 
+# (the tree's <cyg/profile/hal.h> declares the board's hooks: a timer that got one wrong fails
+# to build, rather than being called with the wrong arguments)
+mkdir "$tmp/fw-wrong"
+cp "$tmp"/fw/*.c "$tmp"/fw/*.h "$tmp/fw/acme.ld" "$tmp/fw/Makefile" "$tmp/fw-wrong/"
+sed -i 's/^int hal_enable_profile_timer(int interval_us)$/int hal_enable_profile_timer(unsigned interval_us)/' \
+  "$tmp/fw-wrong/profile_timer.c"
+(cd "$tmp/fw-wrong" && make -s PROFILE_DIR="$dir") > "$tmp/wrong.log" 2>&1
+check "a profile timer with another signature than the installed <cyg/profile/hal.h>'s does not build" \
+  '! cmp -s "$tmp/fw/profile_timer.c" "$tmp/fw-wrong/profile_timer.c" && [ ! -f "$tmp/fw-wrong/app.elf" ] &&
+   grep -q "conflicting types for .hal_enable_profile_timer" "$tmp/wrong.log" || { cat "$tmp/wrong.log"; false; }'
+
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 qemu-system-arm -M mps2-an385 -nographic -monitor none -serial null \
   -semihosting-config enable=on,target=native -icount shift=5,sleep=off \

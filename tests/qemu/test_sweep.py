@@ -34,6 +34,8 @@ NM = "arm-none-eabi-nm"
 OBJDUMP = "arm-none-eabi-objdump"
 # The functions swept (static ones by prefix: GCC may clone them, e.g. hit_miss.constprop.0).
 SWEPT = ("profile_snapshot_take", "profile_snapshot_release", "merge_back", "step_begin",
+         "merge_arc_losses", "merge_overflow_entries", "merge_bins", "merge_unbinned_samples",
+         "merge_arcs", "zero_frozen_set",
          "profile_slow_path", "profile_clear", "profile_clear_counts",
          "__profile_hit", "hit_miss", "__profile_mcount", "mcount_miss", "profile_arc_add",
          "arc_insert", "arc_promote", "__gnu_mcount_nc", "profile_reset", "profile_on",

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """TFTP extraction end to end: the TFTP firmware runs in QEMU (-icount, sleep=off, user
-networking); real clients (tftp-hpa, curl) fetch gmon.out while it keeps profiling.
+networking); real clients (tftp-hpa, curl with 1428-byte blocks negotiated) fetch gmon.out
+while it keeps profiling.
 Consecutive gets hold disjoint data whose totals equal the target's counters; GNU gprof
 reads every file; a get of still data equals gdb's gprof_fetch byte for byte."""
 import os
@@ -32,10 +33,14 @@ def main():
         secs.append(s)
         time.sleep(1.0)
 
+        # curl asks for a block size (RFC 2348) and the size (RFC 2349): the OACK grants both.
         p2 = os.path.join(tg.dir, "get2.gmon")
-        rc, out, s = tl.curl(tg.port, p2)
-        t.ok(tl.hpa_ok(rc, out, p2),
-             "get 2 with curl while the firmware runs (%.2f s)" % s, out)
+        rc, out, s = tl.curl(tg.port, p2, blksize=1428, verbose=True)
+        size = os.path.getsize(p2) if os.path.exists(p2) else -1
+        t.ok(tl.hpa_ok(rc, out, p2) and "blksize parsed from OACK (1428)" in out and
+             "tsize parsed from OACK (%d)" % size in out,
+             "get 2 with curl --tftp-blksize 1428 while the firmware runs: the OACK grants "
+             "blksize 1428 and says the size, %d bytes (%.2f s)" % (size, s), out)
         files.append(p2)
         secs.append(s)
 

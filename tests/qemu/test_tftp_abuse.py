@@ -2,7 +2,10 @@
 """The TFTP daemon under abuse: raw UDP packets from the host (127.0.0.1 only) that a
 daemon must survive: write requests, other names, netascii and other modes, truncated,
 oversized and random packets, ERROR packets, a second client during a transfer, duplicate
-requests and ACKs, a client that vanishes. Each gets an error or is ignored; the firmware
+requests and ACKs, a client that vanishes; and option negotiation (RFC 2347-2349): blksize
+from 8 to the MTU's 1468, tsize, unknown and garbage options ignored, bad values (blksize
+0, 7, 65465, not a number), options given twice, missing NULs and oversized requests
+refused with an ERROR in words, an OACK acknowledged wrongly or refused. Each gets an error or is ignored; the firmware
 keeps profiling; a normal get succeeds afterwards; and over all the completed gets nothing
 is lost or counted twice (abandoned transfers are merged back).
 
@@ -35,10 +38,16 @@ def replies(port, send, wait=0.5):
     r = tl.Raw(port)
     try:
         send(r)
-        first = r.recv(wait)
-        return [first] + r.drain(0.1) if first is not None else []
+        return answer(r, wait)
     finally:
         r.close()
+
+
+def answer(r, wait=2.0):
+    """The packets that come back to r: the first within wait seconds (a loaded machine may
+    take a while), then every one until none comes for 0.1 s."""
+    first = r.recv(wait)
+    return [first] + r.drain(0.1) if first is not None else []
 
 
 def main():
@@ -182,11 +191,118 @@ def main():
         t.ok(data is not None, "a request sent twice: one transfer, the get completes", why)
         keep(tg, "dup-rrq.gmon", data)
 
+        # ---- option negotiation: blksize (RFC 2348), tsize (RFC 2349), in an OACK (RFC 2347) ----
+        opts = tl.option_bytes
+        data, why = b.get(options=opts(("blksize", 1428), ("tsize", 0)))
+        size = len(data or b"")
+        t.ok(data is not None and b.oack == {"blksize": "1428", "tsize": str(size)} and
+             b.blocks == size // 1428 + 1,
+             "blksize 1428 and tsize 0: an OACK with blksize 1428 and tsize %s, acknowledged with "
+             "ACK 0, then %d blocks for %d bytes" % (b.oack and b.oack.get("tsize"), b.blocks, size), why)
+        keep(tg, "blksize-1428.gmon", data)
+        data, why = b.get(options=opts(("BlkSize", 65464), ("timeout", 1), ("windowsize", 8)))
+        t.ok(data is not None and b.oack == {"blksize": "1468"},
+             "blksize 65464 (RFC 2348's largest; names in any case): capped to 1468, what fits "
+             "the 1500-byte MTU unfragmented; timeout and windowsize ignored (%s)" % b.oack, why)
+        keep(tg, "blksize-max.gmon", data)
+        r = tl.Raw(port)            # (two blocks of it, then the client gives up: data kept)
+        r.rrq(extra=opts(("blksize", 8)))
+        small = [r.recv(2)]
+        r.ack(0)
+        small.append(r.recv(2))
+        r.ack(1)
+        small.append(r.recv(2))
+        r.error(0, "enough")
+        r.close()
+        t.ok(tl.parse_oack(small[0] or b"") == {"blksize": "8"} and
+             [p and p[:4] for p in small[1:]] == [struct.pack(">HH", tl.DATA, n) for n in (1, 2)] and
+             [len(p or b"") - 4 for p in small[1:]] == [8, 8],
+             "blksize 8 (RFC 2348's smallest): an OACK, then blocks of 8 bytes", small)
+        data, why = b.get(options=b"\xff\x01junk\0\x7f\0" + opts(("timeout", 3), ("multicast", "")))
+        t.ok(data is not None and b.oack is None and b.blocks == len(data) // 512 + 1,
+             "only options it does not know (garbage, timeout, multicast): ignored (RFC 2347), no "
+             "OACK, 512-byte blocks", why)
+        keep(tg, "unknown-options.gmon", data)
+        data, why = b.get(options=b"\0")
+        t.ok(data is not None and b.oack is None, "a request padded with one more NUL: served", why)
+        keep(tg, "padded.gmon", data)
+
+        refusals = [
+            ("blksize 0", opts(("blksize", 0)), 8),
+            ("blksize 7", opts(("blksize", 7)), 8),
+            ("blksize 65465", opts(("blksize", 65465)), 8),
+            ("blksize of 30 digits", opts(("blksize", "9" * 30)), 8),
+            ("blksize -512", opts(("blksize", "-512")), 8),
+            ("blksize empty", opts(("blksize", "")), 8),
+            ("blksize given twice", opts(("blksize", 1024), ("blksize", 512)), 8),
+            ("tsize given twice", opts(("tsize", 0), ("TSIZE", 0)), 8),
+            ("tsize not a number", opts(("tsize", "lots")), 8),
+            ("an option value without its NUL", b"blksize\x001428", 4),
+            ("an option name without its NUL", b"blksize", 4),
+            ("an option without a value", b"blksize\0", 4),
+            ("a request of 600 bytes (RFC 2347: 512 at most)",
+             opts(*[("x%d" % i, "y" * 20) for i in range(25)]), 4),
+        ]
+        clients = [tl.Raw(port) for _ in refusals]     # (all at once: each its own port)
+        for r, (desc, extra, code) in zip(clients, refusals):
+            r.rrq(extra=extra)
+        for r, (desc, extra, code) in zip(clients, refusals):
+            first = r.recv(2)
+            got = [first] + r.drain(0.05) if first is not None else []
+            r.close()
+            err = tl.parse_error(got[0]) if len(got) == 1 else None
+            t.ok(err is not None and err[0] == code and len(err[1]) > 10,
+                 "%s: one ERROR %d, in words (%r)" % (desc, code, err), got)
+            if desc == "blksize 7":
+                t.ok(err and "8 to 65464" in err[1], "... the blksize refusal says the range")
+
+        # A client that does not acknowledge the OACK with ACK 0 gets ERROR 8 and its transfer
+        # ends (its data kept); one that refuses the OACK with an ERROR ends it unanswered.
+        before = tg.stats()
+        r = tl.Raw(port)
+        r.rrq(extra=opts(("blksize", 1024)))
+        oack = r.recv(2)
+        r.ack(1)
+        bad_ack = answer(r)
+        r.rrq(extra=opts(("tsize", 0)))
+        oack2 = r.recv(2)
+        r.error(8, "options refused")
+        after_refusal = r.drain(0.3)
+        r.close()
+        data, why = b.get()
+        keep(tg, "after-oack.gmon", data)
+        time.sleep(0.2)
+        after = tg.stats()
+        t.ok(tl.parse_oack(oack or b"") == {"blksize": "1024"} and len(bad_ack) == 1 and
+             (tl.parse_error(bad_ack[0]) or (0,))[0] == 8,
+             "an OACK answered with ACK 1: ERROR 8 (%r)" % (tl.parse_error(bad_ack[0]) if bad_ack else None,),
+             bad_ack)
+        t.ok(tl.parse_op(oack2 or b"") == tl.OACK and after_refusal == [] and data is not None and
+             after["abandoned"] == before["abandoned"] + 2 and after["completed"] == before["completed"] + 1,
+             "an OACK refused with ERROR 8: no answer; both transfers abandoned (data kept), the "
+             "next get completes (%r -> %r)" % (before, after), why)
+
+        # A newcomer asking with options while the transfer's client has not acknowledged its
+        # OACK: offered block 1 of 512 bytes (its options declined, as RFC 2347 allows), and
+        # acknowledging it first takes the transfer over in 512-byte blocks.
+        x = tl.Raw(port)
+        x.rrq(extra=opts(("blksize", 1428)))
+        x_oack = x.recv(2)
+        data, why = b.get(options=opts(("blksize", 1428), ("tsize", 0)))
+        x.ack(0)
+        x_late = answer(x)
+        x.close()
+        t.ok(tl.parse_op(x_oack or b"") == tl.OACK and data is not None and b.oack is None and
+             b.blocks == len(data) // 512 + 1 and len(x_late) == 1 and tl.parse_op(x_late[0]) == tl.ERROR,
+             "a newcomer with options while a client holds an unacknowledged OACK: block 1 of 512 "
+             "bytes, takes the transfer over; the first client's late ACK 0 gets an ERROR", why)
+        keep(tg, "taken-over-oack.gmon", data)
+
         # ---- one client cannot hold the daemon -------------------------------------------
         def late_ack(x, block, desc):
             """x, whose transfer went to another client, acknowledges block: one ERROR back."""
             x.ack(block)
-            late = x.drain(0.3)
+            late = answer(x)
             x.close()
             t.ok(len(late) == 1 and tl.parse_op(late[0]) == tl.ERROR,
                  "%s (%r)" % (desc, tl.parse_error(late[0]) if late else None), late)
@@ -203,7 +319,7 @@ def main():
              data[:512] == x1[4:],
              "a client that never acknowledges: another client, offered block 1, acknowledges it "
              "first and gets the whole file", why)
-        t.eq(b.dups, 0, "... and no second block 1 (lwIP's, from the replayed request, is dropped)")
+        t.eq(b.dups, 0, "... and no second block 1 (the transfer goes on from block 2)")
         keep(tg, "taken-over.gmon", data)
         late_ack(x, 1, "... the first client's late ACK gets an ERROR")
         time.sleep(0.2)     # app_tick copies the daemon's counters after network_poll()
@@ -323,7 +439,25 @@ def main():
         print("# under attack: %s; daemon %s" % (", ".join("every %.1f s: %d of %d" % a for a in attack),
               {k: after[k] - before[k] for k in after}))
 
-        # A client that vanishes after block 1: lwIP resends it, then gives the transfer up.
+        # A client whose block 2 went missing resends its ACK of block 1 (a duplicate: ignored).
+        # The duplicates do not restart the retransmission wait, so block 2 comes again.
+        r = tl.Raw(port)
+        r.rrq()
+        r.recv(2)
+        r.ack(1)
+        lost = r.recv(2)
+        t0, again = time.time(), None
+        while again is None and time.time() - t0 < 20:
+            r.ack(1)
+            again = r.recv(0.1)
+        r.error(0, "done")
+        r.close()
+        t.ok(lost is not None and lost[:4] == struct.pack(">HH", tl.DATA, 2) and again == lost,
+             "a client that lost block 2 and resends ACK 1 every 0.1 s of host time (well within "
+             "the 10 s wait, in guest time): block 2 sent again after %.2f s of host time"
+             % (time.time() - t0), again)
+
+        # A client that vanishes after block 1: the daemon resends it, then gives the transfer up.
         a.close()
         a = tl.Raw(port)
         t0 = time.time()
@@ -368,8 +502,7 @@ def main():
         stats = tg.stats()
 
         # profile_on() again in the middle of a transfer: the snapshot is gone, the transfer
-        # fails with an ERROR (lwIP's "Error occured while reading the file."), and the daemon
-        # goes on (the same one).
+        # fails with an ERROR ("the data went ..."), and the daemon goes on (the same one).
         a = tl.Raw(port)
         a.rrq()
         first = a.recv(2)
@@ -386,8 +519,8 @@ def main():
         t.ok(tl.hpa_ok(rc, out, p) and tl.gmon_summary(p)[0] > 0,
              "... and the next get succeeds, with the new data", out)
 
-        # profile_on() again after the client got the last block, before its final ACK:
-        # tftp_read never sees the restart, the ACK makes lwIP close the transfer. The
+        # profile_on() again after the client got the last block, before its final ACK: no
+        # block is read after the restart, the ACK closes the transfer. The
         # snapshot's data is gone: abandoned, not completed, and no "counters reset".
         before = tg.stats()
         a = tl.Raw(port)

@@ -16,7 +16,7 @@ TFTP_FW = os.environ.get("TFTP_FW") or os.path.join(h.BUILD, h.BOARD, "net", "tf
 GUEST_IP = "10.0.2.15"
 GUEST_PORT = 69
 
-RRQ, WRQ, DATA, ACK, ERROR = 1, 2, 3, 4, 5
+RRQ, WRQ, DATA, ACK, ERROR, OACK = 1, 2, 3, 4, 5, 6
 
 
 def free_udp_port():
@@ -187,9 +187,12 @@ def hpa_ok(rc, out, dest):
     return hdr[0] == b"gmon" and hist is not None
 
 
-def curl(port, dest, name="gmon.out", timeout=60):
+def curl(port, dest, name="gmon.out", timeout=60, blksize=None, verbose=False):
+    """curl's get; blksize: --tftp-blksize (RFC 2348; curl asks for 512 otherwise);
+    verbose: -v, whose lines say what the OACK held ("blksize parsed from OACK (1428)")."""
     t0 = time.time()
-    p = subprocess.run(["curl", "-sS", "-o", dest, "tftp://127.0.0.1:%d/%s" % (port, name)],
+    opts = (["--tftp-blksize", str(blksize)] if blksize else []) + (["-v"] if verbose else [])
+    p = subprocess.run(["curl", "-sS"] + opts + ["-o", dest, "tftp://127.0.0.1:%d/%s" % (port, name)],
                        text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
     return p.returncode, p.stdout, time.time() - t0
 
@@ -202,6 +205,8 @@ class Raw:
         self.s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.s.bind(("127.0.0.1", 0))
         self.dups = 0       # duplicates of the block acknowledged last that get() skipped
+        self.oack = None    # the options of the OACK get() had, {name: value}, or None
+        self.blocks = 0     # DATA blocks get() received
 
     def close(self):
         self.s.close()
@@ -230,6 +235,21 @@ class Raw:
     def rrq(self, name="gmon.out", mode="octet", op=RRQ, extra=b""):
         self.send(struct.pack(">H", op) + name.encode() + b"\0" + mode.encode() + b"\0" + extra)
 
+    def oack_or_data(self, timeout=5.0):
+        """After a request with options: (OACK's {name: value}, None) once it is acknowledged
+        with ACK 0, ({}, block 1) if the server sent DATA instead (options declined), or
+        (None, why)."""
+        p = self.recv(timeout)
+        if p is None:
+            return None, "timeout waiting for the OACK"
+        if parse_op(p) == DATA:
+            return {}, p
+        if parse_op(p) != OACK:
+            return None, "no OACK: %r" % (parse_error(p) or p[:20],)
+        self.oack = parse_oack(p)
+        self.ack(0)
+        return self.oack, None
+
     def ack(self, block):
         self.send(struct.pack(">HH", ACK, block & 0xFFFF))
 
@@ -237,20 +257,28 @@ class Raw:
         self.send(struct.pack(">HH", ERROR, code) + msg.encode() + b"\0")
 
     def get(self, timeout=5.0, dup_acks=False, dup_rrq=False, after_first=None, after_ack=None,
-            name="gmon.out"):
+            name="gmon.out", options=b""):
         """A whole read of name (gmon.out) in lock step. Returns (data, None) or (None, why); self.dups
         is then the number of copies of an already acknowledged block that arrived (skipped
         here, as a retransmission; a real client may take one for a lost ACK).
         dup_acks: acknowledge every block twice; dup_rrq: send the request twice;
         after_first: called when block 1 has arrived, before it is acknowledged;
-        after_ack: called with the block number right after each ACK but the last."""
-        self.rrq(name)
+        after_ack: called with the block number right after each ACK but the last;
+        options: RFC 2347 options after the mode (option_bytes()): the OACK (in self.oack) is
+        acknowledged and its blksize used."""
+        self.rrq(name, extra=options)
         if dup_rrq:
-            self.rrq(name)
-        self.dups = 0
-        data, block = b"", 1
+            self.rrq(name, extra=options)
+        self.dups, self.oack, self.blocks = 0, None, 0
+        data, block, blksize, p = b"", 1, 512, None
+        if options:
+            oack, p = self.oack_or_data(timeout)
+            if oack is None:
+                return None, p
+            blksize = int(oack.get("blksize", 512))
         while True:
-            p = self.recv(timeout)
+            if p is None:
+                p = self.recv(timeout)
             if p is None:
                 return None, "timeout waiting for block %d" % block
             op = parse_op(p)
@@ -261,24 +289,44 @@ class Raw:
             n = struct.unpack(">H", p[2:4])[0]
             if n == (block - 1) & 0xFFFF:
                 self.dups += 1          # a retransmission of the block acknowledged last
+                p = None
                 continue
             if n != block & 0xFFFF:
                 return None, "block %d, expected %d" % (n, block)
+            if len(p) - 4 > blksize:
+                return None, "block %d of %d bytes, more than the blksize %d" % (n, len(p) - 4, blksize)
             data += p[4:]
+            self.blocks += 1
             if block == 1 and after_first:
                 after_first()
             self.ack(n)
             if dup_acks:
                 self.ack(n)
-            if len(p) - 4 < 512:
+            if len(p) - 4 < blksize:
                 return data, None
             if after_ack:
                 after_ack(block)
             block += 1
+            p = None
 
 
 def parse_op(p):
     return struct.unpack(">H", p[:2])[0] if len(p) >= 2 else None
+
+
+def option_bytes(*pairs):
+    """RFC 2347 options as a request carries them: name NUL value NUL ... (str or bytes)."""
+    b = lambda x: x if isinstance(x, bytes) else str(x).encode()  # noqa: E731
+    return b"".join(b(n) + b"\0" + b(v) + b"\0" for n, v in pairs)
+
+
+def parse_oack(p):
+    """An OACK's options {name: value}, else None."""
+    if parse_op(p) != OACK:
+        return None
+    parts = p[2:].split(b"\0")
+    return {parts[i].decode(errors="replace").lower(): parts[i + 1].decode(errors="replace")
+            for i in range(0, len(parts) - 1, 2)}
 
 
 def parse_error(p):

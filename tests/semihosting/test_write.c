@@ -566,7 +566,7 @@ static struct {
 static void gdb_dump_here(void)
 {
     const struct profile_state *s = &profile_state;
-    assert_int_equal(s->busy, 0);
+    assert_int_equal(s->lasting.busy, 0);
     gdb_dumped.windows++;
     if (gdb_dumped.windows != gdb_dumped.at && gdb_dumped.windows != gdb_dumped.at + 5)
         return;

@@ -372,7 +372,7 @@ static uint32_t arc_count(uintptr_t from, uintptr_t self)
     return a ? a->count : 0;
 }
 
-/* The home slot of a call site, as <cyg/profile/arc_table.h> defines it (in 64 bits here):
+/* The home slot of a call site, as <cyg/profile/hal.h> defines it (in 64 bits here):
  * one of all slots but the last. */
 static uint32_t home_slot(uintptr_t from)
 {
@@ -643,6 +643,28 @@ static void test_profile_off_stops_and_resets(void **state)
     assert_null(profile_state.bins);
     profile_off();                     /* twice is harmless */
     assert_int_equal(fake_hal.disable_calls, 1);
+}
+
+/* profile_off forgets every field of the state but what lasts (struct profile_lasting: the
+ * generation moves on, one per profile_on and profile_off, and no section is open), and
+ * leaves the gates closed: the mcount gate on the free records, with its hash constant. */
+static void test_profile_off_keeps_only_what_lasts(void **state)
+{
+    (void)state;
+    uint32_t generation = profile_state.lasting.generation;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
+    __profile_hit(LOW + 4);
+    __profile_mcount(LOW + 8, LOW + 0x100);
+    profile_off();
+    assert_int_equal(profile_state.lasting.generation, generation + 2);
+    assert_int_equal(profile_state.lasting.busy, 0);
+    static struct profile_state off;    /* (static: padding zero, as in profile_state) */
+    memset(&off, 0, sizeof off);
+    profile_disarm(&off);
+    off.lasting = profile_state.lasting;
+    assert_ptr_equal(profile_state.armed_arcs, profile_arcs_none);
+    assert_int_equal(profile_state.hash_mul, PROFILE_ARC_HASH_MUL);
+    assert_memory_equal(&profile_state, &off, sizeof off);
 }
 
 static void test_profile_reset(void **state)
@@ -1362,7 +1384,7 @@ static struct {
 static void gdb_dump_here(void)
 {
     const struct profile_state *s = &profile_state;
-    assert_int_equal(s->busy, 0);        /* no section is open where interrupts are on */
+    assert_int_equal(s->lasting.busy, 0);        /* no section is open where interrupts are on */
     gdb_dumped.windows++;
     if (gdb_dumped.windows != gdb_dumped.at && gdb_dumped.windows != gdb_dumped.at + 7)
         return;
@@ -1849,6 +1871,7 @@ int main(void)
         T(test_arc_count_sticks_at_max),
         T(test_profile_on_again_discards),
         T(test_profile_off_stops_and_resets),
+        T(test_profile_off_keeps_only_what_lasts),
         T(test_profile_reset),
         T(test_pending_reset_applied_by_next_sample),
         T(test_pending_reset_applied_by_next_call),

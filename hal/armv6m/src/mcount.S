@@ -16,7 +16,7 @@
  * contract of the ARMv7-M stub (hal/armv7m/src/mcount.S).
  *
  * The common case -- the arc is already in the table, at its home slot or the one after
- * it -- is done first (<cyg/profile/arc_table.h> is the contract): with PRIMASK set, hash
+ * it -- is done first (<cyg/profile/hal.h> is the contract): with PRIMASK set, hash
  * the call site, load the record, compare call site and callee, add one to its count
  * (sticking at 0xFFFFFFFF). Thumb-1 has no 32x32->64 multiply, so the home slot's
  * ((h * homes) >> 32) is made of 16-bit halves (homes < 2^16), as the C code does it:
@@ -56,7 +56,7 @@
  *
  */
 #include <pkgconf/hal_armv6m.h>
-#include <cyg/profile/arc_table.h>
+#include <cyg/profile/hal.h>
 /* The CDL option that compiles this file (hal_armv6m.cdl); without it the file is empty,
  * so that -pg code fails to link instead of calling into a package without a call graph. */
 #if CYGFUN_HAL_ARMV6M_PROFILE_MCOUNT
@@ -64,7 +64,7 @@
 #if PROFILE_STATE_HOMES != PROFILE_STATE_ARCS + 4 || PROFILE_STATE_HASH_MUL != PROFILE_STATE_ARCS + 8 || \
     PROFILE_ARC_SELF != PROFILE_ARC_FROM + 4 || PROFILE_ARC_COUNT != PROFILE_ARC_FROM + 8 || \
     PROFILE_ARC_BYTES != 12
-#error "hal/armv6m/src/mcount.S: <cyg/profile/arc_table.h> changed"
+#error "hal/armv6m/src/mcount.S: <cyg/profile/hal.h>'s arc table changed"
 #endif
 
         .syntax unified

@@ -13,7 +13,7 @@
  * instrumented function's prologue goes on as though nothing had happened.
  *
  * The common case -- the arc is already in the table, at its home slot or the one after
- * it -- is done here (<cyg/profile/arc_table.h> is the contract): with PRIMASK set, hash the
+ * it -- is done here (<cyg/profile/hal.h> is the contract): with PRIMASK set, hash the
  * call site, load the record, compare call site and callee, add one to its count
  * (sticking at 0xFFFFFFFF). 23 instructions from the compiler's push {lr} to the return
  * into the callee when the arc is at its home, 29 when it is in the next slot. Anything

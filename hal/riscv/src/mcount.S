@@ -20,7 +20,7 @@
  * straight into the instrumented function, on its stack, which is already 16-byte aligned.
  *
  * With M (every board here) the common case -- the arc is already in the table, at its
- * home slot or the one after it -- is done first (<cyg/profile/arc_table.h> is the
+ * home slot or the one after it -- is done first (<cyg/profile/hal.h> is the
  * contract): with mstatus.MIE clear, hash the call site, load the record, compare call site
  * and callee, add one to its count (sticking at 0xFFFFFFFF): 26 instructions on RV32, 27 on
  * RV64, from the compiler's mv a0, ra to the return (make bench). Anything else
@@ -37,7 +37,7 @@
  */
 #include <pkgconf/hal_riscv.h>
 #include <cyg/hal/riscv.h>
-#include <cyg/profile/arc_table.h>
+#include <cyg/profile/hal.h>
 /* The CDL option that compiles this file (hal_riscv.cdl); without it the file is empty,
  * so that -pg code fails to link instead of calling into a package without a call graph. */
 #if CYGFUN_HAL_RISCV_PROFILE_MCOUNT
@@ -51,7 +51,7 @@ _mcount:
 #if defined(__riscv_mul)
 #if PROFILE_STATE_HOMES != __SIZEOF_POINTER__ || PROFILE_STATE_HASH_MUL != __SIZEOF_POINTER__ + 4 || \
     PROFILE_ARC_BYTES != 12
-#error "hal/riscv/src/mcount.S: <cyg/profile/arc_table.h> changed"
+#error "hal/riscv/src/mcount.S: <cyg/profile/hal.h>'s arc table changed"
 #endif
 #if __riscv_xlen == 64
 #define LOAD_PTR ld

@@ -6,13 +6,11 @@
  *
  * An RTOS build changes (see doc/tftp.md): NO_SYS=0 with a sys_arch (semaphores, mailboxes,
  * threads), the tcpip thread running timers and input (tcpip_init, tcpip_input as the
- * netif's input function), LWIP_TCPIP_CORE_LOCKING=1 and tftp_init()/profile_tftp_start()
+ * netif's input function), LWIP_TCPIP_CORE_LOCKING=1 and profile_tftp_start()
  * called under LOCK_TCPIP_CORE() (or through tcpip_callback), and SYS_LIGHTWEIGHT_PROT=1.
  */
 #ifndef CYGONCE_LWIPOPTS_H
 #define CYGONCE_LWIPOPTS_H
-
-#include <cyg/profile/opts.h>         /* CYGNUM_PROFILE_TFTP_PORT (69 when tftp is off) */
 
 /* ---- system ---------------------------------------------------------------------------- */
 #define NO_SYS                  1
@@ -29,8 +27,8 @@
 #define PBUF_POOL_SIZE          16
 /* One received Ethernet frame (up to 1514 bytes) fits one pool buffer. */
 #define PBUF_POOL_BUFSIZE       1536
-/* lwIP's own timers (ARP, IP reassembly, DHCP) plus the TFTP server's, with room to spare:
- * lwIP 2.1.3's TFTP server arms a timer for each request it parses. */
+/* lwIP's own timers (ARP, IP reassembly, DHCP), the TFTP daemon's retransmission timer, and
+ * room for the application's. */
 #define MEMP_NUM_SYS_TIMEOUT    (LWIP_NUM_SYS_TIMEOUT_INTERNAL + 8)
 
 /* ---- protocols ------------------------------------------------------------------------- */
@@ -47,38 +45,12 @@
 #define LWIP_IGMP               0
 #define LWIP_DNS                0
 #define IP_REASSEMBLY           0    /* TFTP requests and ACKs are small */
-#define IP_FRAG                 0    /* TFTP data packets are 516 bytes */
+#define IP_FRAG                 0    /* the daemon's blocks fit the MTU (blksize is capped) */
 #define ETH_PAD_SIZE            0
 #define LWIP_NETIF_HOSTNAME     0
 #define LWIP_NETIF_STATUS_CALLBACK 0
 #define LWIP_NETIF_LINK_CALLBACK 0
 #define LWIP_STATS              0
 #define LWIP_DEBUG              0
-
-/* ---- lwIP's TFTP server (src/apps/tftp/tftp_server.c) ----------------------------------- */
-/* The daemon's port: the package option, 69 by default (the option is absent from the
- * configuration when CYGPKG_PROFILE_TFTP is disabled; the server is then not linked). */
-#ifdef CYGNUM_PROFILE_TFTP_PORT
-#define TFTP_PORT               CYGNUM_PROFILE_TFTP_PORT
-#else
-#define TFTP_PORT               69
-#endif
-/*
- * Retransmission, lwIP's defaults: the last DATA block is resent when nothing came from the
- * client for more than TFTP_TIMEOUT_MSECS (checked every TFTP_TIMER_MSECS), then once per
- * tick, and the transfer is given up after TFTP_MAX_RETRIES resends: a client that vanished
- * without a word keeps the (single) transfer slot for about 15 s, but against another
- * client's request for only CYGNUM_PROFILE_TFTP_HOLD_MS, and not at all if it never
- * acknowledged anything (target/src/tftp.c). A client that aborts with an ERROR packet
- * frees it at once. Under QEMU -icount with sleep=off
- * the guest's clock runs at its own pace (about 15x the host's with shift=5 on a fast
- * host: the 15 s are 1 s of host time), so shorter values would fire on a busy host.
- */
-#define TFTP_TIMEOUT_MSECS      10000
-#define TFTP_TIMER_MSECS        1000
-#define TFTP_MAX_RETRIES        5
-/* "gmon.out" and a few path characters; longer names are refused before lwIP sees them. */
-#define TFTP_MAX_FILENAME_LEN   20
-#define TFTP_MAX_MODE_LEN       7    /* "octet"; netascii is refused */
 
 #endif

@@ -91,6 +91,22 @@
 #define CYGNUM_PROFILE_TFTP_ALLOW_PREFIX 0
 #endif
 
+/* The daemon's retransmission (not CDL options: the protocol's constants). A block the
+ * client has not acknowledged after PROFILE_TFTP_TIMEOUT_MS is sent again, then every
+ * PROFILE_TFTP_TICK_MS, PROFILE_TFTP_RETRIES times; then the transfer is given up (about
+ * 16 s: a client that vanished holds the single transfer slot that long, against another
+ * client's request only CYGNUM_PROFILE_TFTP_HOLD_MS). Under QEMU -icount with sleep=off the
+ * guest's clock runs about 15x the host's: shorter values would fire on a busy host. */
+#ifndef PROFILE_TFTP_TIMEOUT_MS
+#define PROFILE_TFTP_TIMEOUT_MS 10000
+#endif
+#ifndef PROFILE_TFTP_TICK_MS
+#define PROFILE_TFTP_TICK_MS 1000
+#endif
+#ifndef PROFILE_TFTP_RETRIES
+#define PROFILE_TFTP_RETRIES 5
+#endif
+
 /* A spare set of arrays for snapshots (double buffering), which an extraction path that
  * takes a while needs so that profiling goes on during the transfer. */
 #ifndef PROFILE_SNAPSHOT
@@ -115,6 +131,9 @@ _Static_assert(CYGNUM_PROFILE_TFTP_PORT >= 1 && CYGNUM_PROFILE_TFTP_PORT <= 6553
                "CYGNUM_PROFILE_TFTP_PORT must be 1..65535");
 _Static_assert(CYGNUM_PROFILE_TFTP_HOLD_MS >= 1 && CYGNUM_PROFILE_TFTP_HOLD_MS <= 60000,
                "CYGNUM_PROFILE_TFTP_HOLD_MS must be 1..60000");
+_Static_assert(PROFILE_TFTP_TICK_MS >= 1 && PROFILE_TFTP_TIMEOUT_MS >= PROFILE_TFTP_TICK_MS &&
+               PROFILE_TFTP_RETRIES >= 0 && PROFILE_TFTP_RETRIES <= 255,
+               "PROFILE_TFTP_TICK_MS must be at least 1 and at most PROFILE_TFTP_TIMEOUT_MS; PROFILE_TFTP_RETRIES 0..255");
 _Static_assert(CYGNUM_PROFILE_TFTP_ALLOW_PREFIX >= 0 && CYGNUM_PROFILE_TFTP_ALLOW_PREFIX <= 32,
                "CYGNUM_PROFILE_TFTP_ALLOW_PREFIX must be 0..32");
 /* (A compile error here: the address must be a C string, 'CYGDAT_PROFILE_TFTP_ALLOW="10.0.2.2"'.

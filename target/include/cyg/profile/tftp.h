@@ -1,6 +1,7 @@
 /*
  * The TFTP daemon (configurations with CYGPKG_PROFILE_TFTP): serves the profiling data as
- * the read-only file "gmon.out" on UDP port CYGNUM_PROFILE_TFTP_PORT, over lwIP; in the
+ * the read-only file "gmon.out" on UDP port CYGNUM_PROFILE_TFTP_PORT, over lwIP's raw UDP
+ * API (RFC 1350; the blksize and tsize options of RFC 2347-2349 are negotiated); in the
  * stack-profiling mode also "gmon.stacks", the calling-context tree that goes with the
  * last gmon.out delivered (get gmon.out, then gmon.stacks; getting gmon.stacks resets
  * nothing, and it stays until the next gmon.out is delivered or profile_on/profile_off).
@@ -14,7 +15,7 @@
  * One client cannot hold the daemon: while a transfer runs, another client's read request
  * takes it over if the transfer's client has sent no valid ACK for
  * CYGNUM_PROFILE_TFTP_HOLD_MS (that transfer ends as abandoned); is offered block 1 of the
- * same snapshot if that client has acknowledged nothing yet (the first to acknowledge it
+ * same snapshot if that client has not acknowledged block 1 yet (the first to acknowledge it
  * gets the transfer); and is left unanswered otherwise (the client retransmits it and is
  * served later). Only hosts in CYGDAT_PROFILE_TFTP_ALLOW / ..._ALLOW_PREFIX are served;
  * others get ERROR 2 (access violation) and change nothing. See doc/tftp.md.
@@ -46,14 +47,16 @@ struct profile_tftp_stats {
     uint32_t transfers;   /**< read requests that started a transfer (either file) */
     uint32_t completed;   /**< transfers whose last block was acknowledged (gmon.out's:
                                data reset) */
-    uint32_t abandoned;   /**< transfers given up (client error, timeout): data kept; or
+    uint32_t abandoned;   /**< transfers given up (client error, timeout, an OACK not
+                               acknowledged with ACK 0): data kept; or
                                ended by profile_on()/profile_off(): data discarded */
-    uint32_t refused;     /**< requests answered with an error (write, other names, modes) */
+    uint32_t refused;     /**< requests answered with an error (write, other names, modes,
+                               malformed requests, refused options) */
     uint32_t ignored;     /**< duplicate requests and ACKs, malformed packets, stray errors */
     uint32_t busy;        /**< good read requests from another client while a moving
                                transfer ran, left unanswered (the client retransmits) */
     uint32_t offered;     /**< block 1 sent to another client that asked while the
-                               transfer's client had acknowledged nothing yet */
+                               transfer's client had not acknowledged it yet */
     uint32_t taken_over;  /**< transfers that went on with such a client, which acknowledged
                                block 1 first (the same transfer: not abandoned) */
     uint32_t yielded;     /**< transfers ended because their client sent no valid ACK for

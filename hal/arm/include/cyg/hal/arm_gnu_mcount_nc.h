@@ -9,13 +9,13 @@
  *   ARM_MCOUNT_MASK_OFF          mask every interrupt that may run -pg code
  *   ARM_MCOUNT_MASK_RESTORE_R3   the mask state as r3 says
  */
-#include <cyg/profile/arc_table.h>
+#include <cyg/profile/hal.h>
 
 /* One ldm loads the three words of the gate, another a record. */
 #if PROFILE_STATE_HOMES != PROFILE_STATE_ARCS + 4 || PROFILE_STATE_HASH_MUL != PROFILE_STATE_ARCS + 8 || \
     PROFILE_ARC_SELF != PROFILE_ARC_FROM + 4 || PROFILE_ARC_COUNT != PROFILE_ARC_FROM + 8 || \
     PROFILE_ARC_BYTES != 12
-#error "arm_gnu_mcount_nc.h: <cyg/profile/arc_table.h> changed"
+#error "arm_gnu_mcount_nc.h: <cyg/profile/hal.h>'s arc table changed"
 #endif
 
         .section .text.__gnu_mcount_nc, "ax", %progbits

@@ -1,0 +1,7 @@
+/* Built without -pg: its calls are not counted. */
+#include "work.h"
+
+unsigned checksum(unsigned x)
+{
+    return (x * 2654435761u) >> 7;
+}

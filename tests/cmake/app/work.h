@@ -1,0 +1,3 @@
+unsigned step(unsigned i);
+unsigned depth(unsigned n);
+unsigned checksum(unsigned x);
