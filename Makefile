@@ -181,6 +181,7 @@ $(TB)/fw/$(1).elf: $(patsubst %,$(TB)/fw/$(1)/pg/%.o,$(2)) $(patsubst %,$(TB)/fw
                    $(PROFILE_LIB) $(BOARD_LDSCRIPT) $(HAL_LDFILES)
 	$$(CROSS_CC) $$(APP_LDFLAGS) -T$(BOARD_LDSCRIPT) -L$(TB)/lib $(addprefix -L,$(HAL_LDPATH)) -Wl,-Map,$$@.map \
 	  $(patsubst %,$(TB)/fw/$(1)/pg/%.o,$(2)) $(patsubst %,$(TB)/fw/$(1)/plain/%.o,$(3)) $$(APP_LIBS) -o $$@
+	$(if $(PG_STACKS_CFLAGS),@tools/check-hooks $(CROSS_COMPILE)objdump $$@ || { rm -f $$@; exit 1; })
 $(TB)/fw/$(1)/pg/%.c.o: %.c $(PKGCONF_H) | $(SETUP_STAMP)
 	@mkdir -p $$(@D)
 	$$(CROSS_CC) $$(APP_CFLAGS) $$(APP_PG_CFLAGS) $$(addprefix -I,$$(PKG_INC)) -MMD -MP -c $$< -o $$@
@@ -205,6 +206,8 @@ ifneq ($(BOARD_RUN),)
 	cp $(dir $(BOARD_RUN))qemu.conf $(INSTALL_DIR)/bin/qemu.conf
 endif
 	cp $(GDB_SCRIPT) $(INSTALL_DIR)/share/gprof.gdb
+	cp tools/check-hooks $(INSTALL_DIR)/bin/check-hooks
+	mkdir -p $(INSTALL_DIR)/share/rtos && cp -r rtos/freertos $(INSTALL_DIR)/share/rtos/
 # (the flags for an application's build: lib/profile.mk, the CMake package, gprof-rtos.pc)
 include buildsys/buildsys.mk
 

@@ -41,3 +41,14 @@ $(SPEEDSCOPE): | $(SETUP_STAMP)
 	@tools/setup speedscope $(BUILD)/npm
 TESTS     += tests/qemu/test_demo_stacks.sh
 TEST_DEPS += $(TB)/fw/demo-stacks-mode.elf $(TGPROF) $(SPEEDSCOPE)
+
+# make demo-rtos: a preemptive kernel with FreeRTOS's Cortex-M mechanisms (tests/qemu/
+# rtos_kernel.c, test_rtos.py's, in the stack-profiling mode: ARMv7-M, the reference board)
+# extracted by gdb: the per-task table, and build/demo/rtos-flame.svg, whose task frames
+# carry the tasks' names (gmon.tasks).
+.PHONY: demo-rtos
+demo-rtos: $(SETUP_STAMP) $(TGPROF) $(TB)/fw/rtos-mode.elf
+	@$(if $(filter armv7m,$(ARCH)),,echo "demo-rtos: an ARMv7-M board (BOARD=$(REFERENCE_BOARD)), not $(BOARD)"; exit 2;)
+	@TGPROF=$(TGPROF) demo/run-demo-rtos $(BOARD_RUN) $(TB)/fw/rtos-mode.elf $(BUILD)/demo
+TESTS     += tests/qemu/test_demo_rtos.py
+TEST_DEPS += $(TB)/fw/rtos-mode.elf $(TGPROF)

@@ -1,8 +1,9 @@
 # gdb macros for the gprof profiling package.
 #
 #   (gdb) source gprof.gdb
-#   (gdb) gprof_dump      write gmon.out in gdb's current directory, then reset the counts
-#   (gdb) gprof_fetch     write gmon.out, keep the counts
+#   (gdb) gprof_dump      write gmon.out (and gmon.tasks, gmon.stacks) in gdb's current
+#                         directory, print the per-task table, then reset the counts
+#   (gdb) gprof_fetch     the same, keeping the counts
 #   (gdb) gprof_reset     reset the counts only
 #   (gdb) gprof_stats     print the loss counters only
 #
@@ -330,9 +331,73 @@ def stacks_report(image, d):
               % repaired)
 
 
-def stacks_path(path):
-    """gmon.out -> gmon.stacks (any NAME.out -> NAME.stacks; else NAME.stacks appended)."""
-    return (path[:-4] if path.endswith(".out") else path) + ".stacks"
+def tasks_table(d):
+    """The task table (target/src/tasks.c) as [(id, name, samples)] in slot order, with
+    tasks_unregistered, or None if the target has none. Read after _state() ran the target
+    out of any update; a reset pending zeroes the counts, as the target will."""
+    try:
+        t = gdb.parse_and_eval("profile_tasks")
+        running = int(gdb.parse_and_eval("profile_task_samples"))
+    except gdb.error:
+        return None
+    zero = d.reset_pending
+    slots = t["slots"]
+    other = int(slots.type.range()[1])      # the "(other tasks)" slot: the last
+    current = int(t["current"])
+    tasks = []
+    for i in list(range(int(t["used"]))) + [other]:
+        k = slots[i]
+        name = k["name"].string(length=_name_length(k["name"])) if int(k["name"]) else ""
+        samples = int(k["samples"]) + (running if i == current else 0)
+        tasks.append((int(k["id"]), name, 0 if zero else samples))
+    unregistered = 0 if zero else int(t["unregistered"])
+    if not unregistered and not tasks[-1][2]:
+        tasks.pop()                         # (written only when a task found no slot)
+    return tasks, unregistered
+
+
+def _name_length(ptr):
+    """The length of the C string at ptr, at most 255 (gmon.tasks keeps no more)."""
+    raw = bytes(gdb.selected_inferior().read_memory(int(ptr), 256))
+    return min(raw.find(b"\0") if b"\0" in raw else 255, 255)
+
+
+def tasks_image(d, table):
+    """gmon.tasks (doc/format.md), field by field."""
+    tasks, unregistered = table
+    e, a = d.e, ("Q" if d.addr_size == 8 else "I")
+    out = bytearray(b"gmtk")
+    out += struct.pack(e + "II", 1, 0x01020304)
+    out += struct.pack(e + "B3x", d.addr_size)
+    out += struct.pack(e + "IIII", d.prof_rate, len(tasks), d.counters["samples"], unregistered)
+    for ident, name, samples in tasks:
+        raw = name.encode("latin-1", "replace")[:255]
+        out += struct.pack(e + a + "II", ident, samples, len(raw))
+        out += raw + bytes(-len(raw) % 4)
+    if sum(k[2] for k in tasks) != d.counters["samples"]:
+        print("gprof: warning: gmon.tasks holds %d samples, gmon.out %d"
+              % (sum(k[2] for k in tasks), d.counters["samples"]))
+    return bytes(out)
+
+
+def tasks_report(table, d):
+    """The per-task table: each task's samples and share of the CPU."""
+    tasks, unregistered = table
+    total = d.counters["samples"]
+    width = max([len("task")] + [len(n or "0x%x" % i) for i, n, _ in tasks])
+    print("gprof: %-*s  %10s  %8s  %s" % (width, "task", "samples", "share", "id"))
+    for ident, name, samples in tasks:
+        print("gprof: %-*s  %10d  %7.2f%%  0x%x" % (width, name or "0x%x" % ident, samples,
+                                                   100.0 * samples / total if total else 0.0,
+                                                   ident))
+    if unregistered:
+        print("gprof: warning: %d task switches found no slot in the task table (their "
+              "samples are under \"(other tasks)\"); raise CYGNUM_PROFILE_TASKS" % unregistered)
+
+
+def companion_path(path, suffix):
+    """gmon.out -> gmon.SUFFIX (any NAME.out -> NAME.SUFFIX; else NAME.SUFFIX appended)."""
+    return (path[:-4] if path.endswith(".out") else path) + "." + suffix
 
 
 def gprof_report(d, path=None):
@@ -380,12 +445,20 @@ def gprof_fetch(path="gmon.out"):
     with open(path, "wb") as f:
         f.write(d.gmon())
     gprof_report(d, path)
+    table = tasks_table(d)
+    if table is not None:
+        image = tasks_image(d, table)
+        with open(companion_path(path, "tasks"), "wb") as f:
+            f.write(image)
+        print("gprof: wrote %s: %d bytes, %d tasks" % (companion_path(path, "tasks"),
+                                                      len(image), len(table[0])))
+        tasks_report(table, d)
     stacks = stacks_image(d)
     if stacks is not None:
-        with open(stacks_path(path), "wb") as f:
+        with open(companion_path(path, "stacks"), "wb") as f:
             f.write(stacks)
         print("gprof: wrote %s: %d bytes, %d call paths (stack-profiling mode)"
-              % (stacks_path(path), len(stacks), (len(stacks) - 56) // (12 + 2 * d.addr_size)))
+              % (companion_path(path, "stacks"), len(stacks), (len(stacks) - 56) // (12 + 2 * d.addr_size)))
         stacks_report(stacks, d)
     return d
 
@@ -405,8 +478,9 @@ define gprof_fetch
   python gprof_fetch()
 end
 document gprof_fetch
-Write the profiling data to gmon.out in gdb's current directory, keeping the counts.
-Prints the loss counters.
+Write the profiling data to gmon.out in gdb's current directory, with the task table
+beside it (gmon.tasks; and gmon.stacks in the stack-profiling mode), keeping the counts.
+Prints the loss counters and each task's samples and share of the CPU.
 end
 
 define gprof_reset
@@ -422,7 +496,8 @@ define gprof_dump
   python gprof_reset()
 end
 document gprof_dump
-Write the profiling data to gmon.out in gdb's current directory, then reset the counts.
+Write the profiling data to gmon.out in gdb's current directory (with gmon.tasks and, in
+the stack-profiling mode, gmon.stacks), print the per-task table, then reset the counts.
 end
 
 define gprof_stats

@@ -58,6 +58,14 @@ $(UNIT_DIR)/test_stacks: tests/unit/test_stacks.c $(UNIT_DEPS)
 	  -Wl,--wrap=malloc -Wl,--wrap=memset -lcmocka -o $@
 TESTS     += $(UNIT_DIR)/test_stacks
 TEST_DEPS += $(UNIT_DIR)/test_stacks
+# Per-task time's core (target/src/tasks.c): 3 slots (a configuration of its own, made as the
+# layouts' above), with the TFTP daemon's kept table.
+UNIT_LAYOUT_CFG_tasks3 := PROFILE_SNAPSHOT=1 CYGNUM_PROFILE_TASKS=3
+$(UNIT_DIR)/test_tasks: tests/unit/test_tasks.c $(UNIT_DEPS) $(UNIT_DIR)/layout-tasks3/include/pkgconf/profile_gprof.h
+	$(CC) -I$(UNIT_DIR)/layout-tasks3/include $(UNIT_CFLAGS) -DCYGPKG_PROFILE_TFTP=1 \
+	  tests/unit/test_tasks.c $(UNIT_CORE) -Wl,--wrap=malloc -Wl,--wrap=memset -lcmocka -o $@
+TESTS     += $(UNIT_DIR)/test_tasks
+TEST_DEPS += $(UNIT_DIR)/test_tasks
 # ... and C++ exceptions unwinding through instrumented frames (the test is C++, built with
 # -finstrument-functions; the core and its probe are C, not instrumented).
 $(UNIT_DIR)/test_stacks_cxx: tests/unit/test_stacks_cxx.cc tests/unit/stacks_cxx_probe.c $(UNIT_DEPS)
@@ -310,6 +318,32 @@ bench-stacks-board: $(TB)/fw/stacks.elf $(TB)/fw/stacks-mode.elf
 $(eval $(call stacks_variant,mode,threads,CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_THREADS=3))
 TESTS     += tests/qemu/test_stacks_threads.py
 TEST_DEPS += $(TB)/fw/threads-mode.elf
+# A preemptive kernel in miniature with FreeRTOS's ports' mechanisms (tests/qemu/
+# rtos_kernel.c: priorities, a tick, a queue; its ports: rtos_port_cortexm.c, an SVC start
+# and a naked PendSV switch; rtos_port_riscv.c, an ecall yield in its own trap handler and
+# the machine-timer tick), built at -O2 in both modes: each task's calls exact, each task's
+# share of the CPU against an instruction trace (gmon.tasks), the port's file without the
+# stack mode's hooks, and the link refusing a naked function hooked
+# (tests/qemu/test_rtos.py). ARMv7-M (the reference board), ARMv6-M (microbit: a tree of 80
+# nodes, shadow stacks of 12 frames) and RISC-V (riscv32-virt).
+RTOS_BOARDS := $(REFERENCE_BOARD) microbit riscv32-virt
+RTOS_CFG    := CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_THREADS=5 $(if $(filter microbit,$(BOARD)),CYGNUM_PROFILE_STACKS_NODES=80 CYGNUM_PROFILE_STACKS_DEPTH=12)
+RTOS_PORT   := tests/qemu/rtos_port_$(if $(filter riscv,$(ARCH)),riscv,cortexm).c
+$(eval $(call firmware,rtos,tests/qemu/rtos.c tests/qemu/rtos_kernel.c $(RTOS_PORT),tests/qemu/support.c))
+$(eval $(call stacks_variant,mode,rtos,$(RTOS_CFG)))
+# (the port's file without the stack mode's hooks, as the FreeRTOS kit builds FreeRTOS's)
+$(TB)/fw/rtos/pg/$(RTOS_PORT).o: APP_CFLAGS += -finstrument-functions-exclude-file-list=$(RTOS_PORT)
+RTOS_FW := $(TB)/fw/rtos.elf $(TB)/fw/rtos-mode.elf
+ifneq ($(filter $(BOARD),$(RTOS_BOARDS)),)
+test-board-deps: $(RTOS_FW)
+TESTS     += tests/qemu/test_rtos.py
+TEST_DEPS += $(RTOS_FW)
+endif
+TESTS += $(foreach b,$(filter-out $(BOARD),$(RTOS_BOARDS)),tests/qemu/test_rtos.py@$(b))
+# The FreeRTOS kit (rtos/freertos/) built against a stand-in for FreeRTOS's tasks.c: the
+# switch hook, the handler names, the task-count checks, the make fragment's flags.
+TESTS     += tests/build/test_freertos_kit.py
+TEST_DEPS += $(PKGCONF_H)
 # gmon.stacks over TFTP: the TFTP firmware in the stack-profiling mode, real clients, on a
 # LAN9118 board of each ARM architecture with one (ARMv7-M, ARMv7-A).
 TFTP_STACKS_BOARDS := mps2-an385 vexpress-a9

@@ -109,10 +109,11 @@ static __attribute__((noinline)) void mcount_miss(struct profile_state *s, uintp
     profile_set_busy(1);  /* entered masked: a profile_lock section from here */
     if (s->armed_span == 0 && !profile_slow_path(s))
         goto out;         /* off */
-    /* Recorded: a call site in a range (the fast path's first) whose addresses the table
-     * can hold (always, on a 32-bit target, but for a call site at 0, which marks a free
+    /* Recorded: a call site in a range (the fast path's first), or an interrupt entry's
+     * mark (HAL_PROFILE_FROM_EXCEPTION), whose addresses the table can hold (always, on a 32-bit target, but for a call site at 0, which marks a free
      * slot). */
-    if ((from - s->low_pc >= s->armed_span && profile_range_bin(s, from) == UINT32_MAX) ||
+    if ((from - s->low_pc >= s->armed_span && profile_range_bin(s, from) == UINT32_MAX &&
+         !HAL_PROFILE_FROM_EXCEPTION(from)) ||
         (uint32_t)from == 0 || !profile_arc_fits(s, from) || !profile_arc_fits(s, self)) {
         s->arcs_out_of_range++;
         goto out;

@@ -23,7 +23,7 @@
 
 /* Fields go out one by one in the target's byte order (the serializer runs on the
  * target, so that is the CPU's own), never as a compiler struct. */
-static uint8_t *put_uint(uint8_t *p, uint64_t v, size_t bytes)
+uint8_t *profile_put_uint(uint8_t *p, uint64_t v, size_t bytes)
 {
     for (size_t i = 0; i < bytes; i++) {
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -199,10 +199,10 @@ size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf
 
         if (pos < HDR_BYTES) {
             uint8_t *p = put_bytes(piece, "gmon", 4);
-            p = put_uint(p, 1, 4);
-            p = put_uint(p, s->samples, 4);
-            p = put_uint(p, s->samples_overhead, 4);
-            put_uint(p, counters_word(s), 4);
+            p = profile_put_uint(p, 1, 4);
+            p = profile_put_uint(p, s->samples, 4);
+            p = profile_put_uint(p, s->samples_overhead, 4);
+            profile_put_uint(p, counters_word(s), 4);
             piece_start = 0;
             piece_len = HDR_BYTES;
         } else if (pos < hist_end) {
@@ -210,17 +210,17 @@ size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf
             hist_locate(s, pos, &rec);
             if (pos < rec.at + HIST_HDR_BYTES) {
                 static const char dimen[15] = "seconds";
-                uint8_t *p = put_uint(piece, GMON_TAG_HIST, 1);
-                p = put_uint(p, rec.low, ADDR_BYTES);
-                p = put_uint(p, rec.low + ((uintptr_t)rec.nbins << s->bucket_shift), ADDR_BYTES);
-                p = put_uint(p, rec.nbins, 4);
-                p = put_uint(p, s->prof_rate, 4);
+                uint8_t *p = profile_put_uint(piece, GMON_TAG_HIST, 1);
+                p = profile_put_uint(p, rec.low, ADDR_BYTES);
+                p = profile_put_uint(p, rec.low + ((uintptr_t)rec.nbins << s->bucket_shift), ADDR_BYTES);
+                p = profile_put_uint(p, rec.nbins, 4);
+                p = profile_put_uint(p, s->prof_rate, 4);
                 p = put_bytes(p, dimen, sizeof dimen);
-                put_uint(p, 's', 1);
+                profile_put_uint(p, 's', 1);
                 piece_start = rec.at;
                 piece_len = HIST_HDR_BYTES;
             } else if (rec.count) {
-                put_uint(piece, rec.count, 2);
+                profile_put_uint(piece, rec.count, 2);
                 piece_start = rec.at + HIST_HDR_BYTES;
                 piece_len = 2;
             } else {
@@ -234,10 +234,10 @@ size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf
             const struct profile_arc *a = seek_arc(r, ordinal);
             if (!a)
                 break;
-            uint8_t *p = put_uint(piece, GMON_TAG_ARC, 1);
-            p = put_uint(p, HAL_PROFILE_PC(profile_arc_addr(s, a->from)), ADDR_BYTES);
-            p = put_uint(p, HAL_PROFILE_PC(profile_arc_addr(s, a->self)), ADDR_BYTES);
-            put_uint(p, a->count, 4);
+            uint8_t *p = profile_put_uint(piece, GMON_TAG_ARC, 1);
+            p = profile_put_uint(p, HAL_PROFILE_PC(profile_arc_addr(s, a->from)), ADDR_BYTES);
+            p = profile_put_uint(p, HAL_PROFILE_PC(profile_arc_addr(s, a->self)), ADDR_BYTES);
+            profile_put_uint(p, a->count, 4);
             piece_start = hist_end + (size_t)ordinal * ARC_BYTES;
             piece_len = ARC_BYTES;
         }

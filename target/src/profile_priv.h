@@ -335,7 +335,7 @@ struct profile_stack_frame {
 /* A shadow stack: the handlers' (stacks[0]) or a thread's. depth counts frames past
  * CYGNUM_PROFILE_STACKS_DEPTH too, which are not kept. */
 struct profile_shadow_stack {
-    uintptr_t context;          /* the thread's id (profile_stack_switch) */
+    uintptr_t context;          /* the thread's id (profile_task_switch) */
     uint32_t  context_node;
     uint32_t  depth;
     struct profile_stack_frame frames[CYGNUM_PROFILE_STACKS_DEPTH];
@@ -346,7 +346,7 @@ struct profile_stacks {
     uint32_t thread;            /* the running thread's stack: stacks[thread] */
     uint32_t threads_used;      /* stacks[1 .. threads_used) are threads' */
     uint32_t samples_truncated, calls_unrecorded, frames_repaired, calls_unhooked;
-    uint32_t switches_lost;     /* profile_stack_switch found no room for a thread */
+    uint32_t switches_lost;     /* profile_task_switch found no room for a thread */
     /* The hooks' windows (stacks.c): the last sample's node and PC since the last hook,
      * and the frame the last exit hook ended, with that hook's return address. */
     uint32_t  sample_node, exited_node, exited_parent;
@@ -356,6 +356,9 @@ struct profile_stacks {
 };
 extern struct profile_stacks profile_stacks;
 
+/* The running thread is now id: its shadow stack (made if new). -ENOMEM: no room, it
+ * shares the first thread's (counted). In a lock section (profile_task_switch). */
+int profile_stack_select(uintptr_t id);
 /* One sample, at pc, to the innermost frame's node (__profile_hit, masked, for every sample
  * it counts but the profiler's own). */
 void profile_stack_sample(uintptr_t pc);
@@ -385,6 +388,53 @@ int profile_stacks_kept_ended(uint32_t generation);
 #else
 #define PROFILE_STACK_SAMPLE(pc) ((void)(pc))
 #endif
+
+/*
+ * Per-task time (tasks.c). The task table: slot 0 is the context the firmware started on
+ * (id 0, "main"), slots[1 .. used) the tasks profile_task_switch registered, slots[TASKS]
+ * the tasks that found no slot ("(other tasks)", id all-ones).
+ */
+struct profile_task {
+    uintptr_t   id;
+    const char *name;           /* the caller's string (NULL: none) */
+    uint32_t    samples;        /* timer samples taken while it ran (but the running
+                                   task's latest: profile_task_samples) */
+};
+struct profile_tasks {
+    uint32_t current;           /* the running task's slot */
+    uint32_t used;              /* slots registered: 1 .. CYGNUM_PROFILE_TASKS */
+    uint32_t unregistered;      /* profile_task_switch calls that found no slot */
+    struct profile_task slots[CYGNUM_PROFILE_TASKS + 1];
+};
+/* Owned by tasks.c; changed in lock sections (profile_task_switch, reset, snapshot); read by
+ * gdb/gprof.gdb (gmon.tasks). */
+extern struct profile_tasks profile_tasks;
+/* The running task's samples since it was switched in (or since the last reset or
+ * snapshot): the sample path's one increment, added to its slot when it is switched out.
+ * Owned by tasks.c; counted by hist.c wherever a sample is (masked). */
+extern uint32_t profile_task_samples;
+#define PROFILE_TASK_SAMPLE() (profile_task_samples++)
+/* Zeroes the counts (profile_clear, profile_stop: in a lock section). */
+void profile_tasks_clear(void);
+/* A snapshot's share (snapshot.c, in its lock sections), as profile_stack_freeze/thaw/
+ * forget: freeze after profile_frozen is filled; thaw keeps a table delivered with
+ * PROFILE_SNAPSHOT_DELIVERED_GMON for the TFTP daemon. */
+void profile_tasks_freeze(void);
+void profile_tasks_thaw(int delivered);
+void profile_tasks_forget(void);
+/* The frozen table as gmon.tasks (write.c): its size (0: none frozen) and a piece of it. */
+size_t profile_tasks_image_size(void);
+size_t profile_tasks_image_read(size_t offset, void *buf, size_t len);
+/* The kept table (the TFTP daemon's gmon.tasks, as profile_stacks_kept_*): its size (0: none
+ * kept) with the generation of the kept table, and a piece of it; a read is good only if
+ * profile_tasks_kept_ended(generation) is still 0 after it. */
+size_t profile_tasks_kept_size(uint32_t *generation);
+size_t profile_tasks_kept_read(size_t offset, void *buf, size_t len);
+int profile_tasks_kept_ended(uint32_t generation);
+
+/* Puts v at p as bytes bytes in the target's byte order (gmon.c: the files' fields go out
+ * one by one, never as a compiler struct); returns p + bytes. */
+uint8_t *profile_put_uint(uint8_t *p, uint64_t v, size_t bytes);
 
 /* The largest gmon.out image of nbins bins in nranges ranges and narcs arcs (gmon.c),
  * computed without overflow: every overflow entry in use at 2^32-1 (each such bucket is

@@ -21,8 +21,9 @@
  *     shadow stack, the first of each level as a root of its own; nested handlers
  *     likewise. A sample goes to the innermost handler frame if a handler with
  *     instrumented frames was interrupted, else to the thread's innermost frame;
- *   - threads: profile_stack_switch(id), called by the RTOS when it switches, selects the
- *     thread's shadow stack, whose tree hangs from a context node of that id;
+ *   - threads: profile_task_switch(id, name) (tasks.c), called by the RTOS when it
+ *     switches, selects the thread's shadow stack (profile_stack_select), whose tree hangs
+ *     from a context node of that id;
  *   - longjmp (and a thread switched without the hook): frames left without their exit
  *     are found when a new frame's stack pointer lies at or above theirs (same level), or
  *     when an outer frame exits: dropped, counted in frames_repaired;
@@ -270,11 +271,10 @@ void __cyg_profile_func_exit(void *fn, void *call_site)
     profile_unlock(irq);
 }
 
-int profile_stack_switch(uintptr_t id)
+int profile_stack_select(uintptr_t id)
 {
     struct profile_stacks *t = &profile_stacks;
     int rc = 0;
-    hal_profile_irq_state irq = profile_lock();
     uint32_t i = 1;
     while (i < t->threads_used && t->stacks[i].context != id)
         i++;
@@ -297,7 +297,6 @@ int profile_stack_switch(uintptr_t id)
     }
     t->thread = i;
     t->sample_node = t->exited_node = NO_NODE;
-    profile_unlock(irq);
     return rc;
 }
 
@@ -595,14 +594,6 @@ void profile_stack_clear(void)
     t->calls_unhooked = 0;
     t->switches_lost = 0;
     t->sample_node = t->exited_node = NO_NODE;
-}
-
-#else /* !PROFILE_STACKS: an RTOS hook may call it all the same */
-
-int profile_stack_switch(uintptr_t id)
-{
-    (void)id;
-    return 0;
 }
 
 #endif /* PROFILE_STACKS */

@@ -1,7 +1,7 @@
 /*
  * profile_write(): gmon.out into a file through the C library (open/write/close), which on
- * QEMU and through a debug probe is semihosting, so that the file lands on the host; in the
- * stack-profiling mode gmon.stacks beside it, of the same snapshot.
+ * QEMU and through a debug probe is semihosting, so that the file lands on the host;
+ * gmon.tasks beside it (and in the stack-profiling mode gmon.stacks), of the same snapshot.
  *
  * Exactness is the TFTP daemon's (snapshot.c): the data is frozen at the start, written
  * from the frozen set while recording goes on into the spare one, then dropped when the
@@ -118,7 +118,7 @@ static int write_all(int fd, const void *buf, size_t len)
     return 0;
 }
 
-/* An image to write: its size and a reader of its pieces (gmon.c's, or stacks.c's). */
+/* An image to write: its size and a reader of its pieces (gmon.c's, stacks.c's, tasks.c's). */
 typedef size_t (*image_read_fn)(struct profile_gmon_reader *r, size_t at, void *buf,
                                 size_t len);
 
@@ -167,31 +167,41 @@ static int write_file(const char *path, struct profile_gmon_reader *r, size_t si
     return rc;
 }
 
+static size_t tasks_piece(struct profile_gmon_reader *r, size_t at, void *buf, size_t len)
+{
+    (void)r;
+    return profile_tasks_image_read(at, buf, len);
+}
+
 #if PROFILE_STACKS
 static size_t stacks_piece(struct profile_gmon_reader *r, size_t at, void *buf, size_t len)
 {
     (void)r;
     return profile_stacks_image_read(at, buf, len);
 }
+#endif
 
-/* The frozen calling-context tree as gmon.stacks beside path: NAME.out gets NAME.stacks,
- * any other name NAME.stacks appended (as gdb's gprof_fetch names it). */
-static int write_stacks(const char *path, struct profile_gmon_reader *r)
+/* A companion file of the snapshot beside path, its name with suffix ".stacks" or
+ * ".tasks": NAME.out gets NAME.SUFFIX, any other name .SUFFIX appended (as gdb's
+ * gprof_fetch names them). */
+static int write_companion(const char *path, const char *suffix, struct profile_gmon_reader *r,
+                           size_t size, image_read_fn read)
 {
-    size_t len = strlen(path);
+    size_t len = strlen(path), extra = strlen(suffix) + 1;
     size_t base = len >= 4 && strcmp(path + len - 4, ".out") == 0 ? len - 4 : len;
-    char *name = malloc(base + sizeof ".stacks");
+    char small[BUFFER_FALLBACK];    /* (a short name needs no heap: it may be full) */
+    char *name = base + extra <= sizeof small ? small : malloc(base + extra);
     if (!name) {
-        profile_enomem_bytes = base + sizeof ".stacks";
+        profile_enomem_bytes = base + extra;
         return -ENOMEM;
     }
     memcpy(name, path, base);
-    memcpy(name + base, ".stacks", sizeof ".stacks");
-    int rc = write_file(name, r, profile_stacks_image_size(), stacks_piece);
-    free(name);
+    memcpy(name + base, suffix, extra);
+    int rc = write_file(name, r, size, read);
+    if (name != small)
+        free(name);
     return rc;
 }
-#endif
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -199,12 +209,13 @@ static int write_stacks(const char *path, struct profile_gmon_reader *r)
 /* The longest file name (a path's component) every host's file system takes. */
 #define NAME_MAX_HOST 255
 
-/* Is path short enough to open, with gmon.stacks' name beside it in the stack-profiling
- * mode?  A longer one is refused before anything changes: the host says ENAMETOOLONG,
- * which semihosting's errno (1..34 only, hal/common/src/syscalls.c) turns into EIO. */
+/* Is path short enough to open, with the companions' names beside it (gmon.tasks; and
+ * gmon.stacks in the stack-profiling mode)?  A longer one is refused before anything
+ * changes: the host says ENAMETOOLONG, which semihosting's errno (1..34 only,
+ * hal/common/src/syscalls.c) turns into EIO. */
 static int path_fits(const char *path)
 {
-    size_t len = strlen(path), name = len, extra = 0;
+    size_t len = strlen(path), name = len, extra = sizeof ".tasks" - 1;
     const char *slash = strrchr(path, '/');
     if (slash)
         name = len - (size_t)(slash + 1 - path);
@@ -247,8 +258,10 @@ int profile_write(const char *path)
         rc = write_file(path, &r, profile_gmon_size(&r), gmon_piece);
 #if PROFILE_STACKS
         if (rc == 0)
-            rc = write_stacks(path, &r);
+            rc = write_companion(path, ".stacks", &r, profile_stacks_image_size(), stacks_piece);
 #endif
+        if (rc == 0)
+            rc = write_companion(path, ".tasks", &r, profile_tasks_image_size(), tasks_piece);
         /* Complete: the data is in the file(s), and dropped here. Else it goes back. */
         profile_snapshot_release(&r, rc == 0);
     }

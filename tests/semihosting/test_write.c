@@ -48,9 +48,30 @@ static struct {
     void (*hook)(int request); /* runs after each request: an interrupt, another thread */
 } file;
 
+/* The companion gmon.tasks (a name ending in ".tasks"), kept apart from file (gmon.out),
+ * which the failures above are about. */
+static struct {
+    int is_open, opens;
+    uint8_t *data;
+    size_t size;
+} tasks_file;
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
 int __wrap_open(const char *path, int flags, ...)
 {
     assert_int_equal(flags, O_WRONLY | O_CREAT | O_TRUNC);
+    if (ends_with(path, ".tasks")) {
+        assert_false(file.is_open || tasks_file.is_open);
+        tasks_file.is_open = 1;
+        tasks_file.opens++;
+        tasks_file.size = 0;
+        return FAKE_FD;
+    }
     file.opens++;
     if (file.fail_open) {
         errno = file.fail_open;
@@ -66,6 +87,12 @@ int __wrap_open(const char *path, int flags, ...)
 ssize_t __wrap_write(int fd, const void *buf, size_t len)
 {
     assert_int_equal(fd, FAKE_FD);
+    if (tasks_file.is_open) {
+        tasks_file.data = realloc(tasks_file.data, tasks_file.size + len);
+        memcpy(tasks_file.data + tasks_file.size, buf, len);
+        tasks_file.size += len;
+        return (ssize_t)len;
+    }
     assert_true(file.is_open);
     int request = ++file.requests;
     if (request == file.fail_write_at) {
@@ -90,6 +117,10 @@ ssize_t __wrap_write(int fd, const void *buf, size_t len)
 int __wrap_close(int fd)
 {
     assert_int_equal(fd, FAKE_FD);
+    if (tasks_file.is_open) {
+        tasks_file.is_open = 0;
+        return 0;
+    }
     file.is_open = 0;
     file.closes++;
     if (file.fail_close) {
@@ -109,6 +140,11 @@ static int setup(void **state)
     hal_host_in_interrupt = 0;
     free(file.data);
     memset(&file, 0, sizeof file);
+    free(tasks_file.data);
+    memset(&tasks_file, 0, sizeof tasks_file);
+    profile_tasks_clear();
+    profile_tasks.used = 1;
+    profile_tasks.current = 0;
     return 0;
 }
 
@@ -119,6 +155,7 @@ static int teardown(void **state)
     profile_off();
     assert_int_equal(hal_host_irq_depth, 0);
     assert_false(file.is_open);      /* every open was closed */
+    assert_false(tasks_file.is_open);
     return 0;
 }
 
@@ -598,6 +635,114 @@ static void test_gdb_dump_anywhere_during_write(void **state)
     assert_true(windows > 20);
 }
 
+/* ---- gmon.tasks: each sample for the task that ran, the same snapshot -------------- */
+
+/* What a gmon.tasks holds: the header's samples and unregistered, and each record's id and
+ * samples (up to 4 records); the records' names checked against names[]. */
+struct task_counts {
+    uint32_t samples, unregistered, n;
+    uintptr_t id[4];
+    uint32_t task_samples[4];
+};
+
+static struct task_counts parse_tasks(const uint8_t *p, size_t size, const char *const *names)
+{
+    const size_t A = sizeof(uintptr_t);
+    struct task_counts c = { 0 };
+    assert_true(size >= 32);
+    assert_memory_equal(p, "gmtk", 4);
+    assert_int_equal(get_uint(p + 4, 4), 1);
+    assert_int_equal(get_uint(p + 8, 4), 0x01020304u);
+    assert_int_equal(p[12], A);
+    assert_int_equal(get_uint(p + 16, 4), 1000);        /* prof_rate: 1000 us */
+    c.n = (uint32_t)get_uint(p + 20, 4);
+    c.samples = (uint32_t)get_uint(p + 24, 4);
+    c.unregistered = (uint32_t)get_uint(p + 28, 4);
+    assert_true(c.n >= 1 && c.n <= 4);
+    size_t pos = 32;
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < c.n; i++) {
+        c.id[i] = (uintptr_t)get_uint(p + pos, A);
+        c.task_samples[i] = (uint32_t)get_uint(p + pos + A, 4);
+        sum += c.task_samples[i];
+        size_t len = (size_t)get_uint(p + pos + A + 4, 4);
+        assert_int_equal(len, strlen(names[i]));
+        assert_memory_equal(p + pos + A + 8, names[i], len);
+        pos += A + 8 + (len + 3) / 4 * 4;
+    }
+    assert_int_equal(pos, size);
+    assert_int_equal(sum, c.samples);       /* every sample for exactly one task */
+    return c;
+}
+
+/* During the write: task B runs and is sampled, then main again. */
+static void tasks_during_write(int request)
+{
+    if (request != 1)
+        return;
+    assert_int_equal(profile_task_switch(0xB0, "task B"), 0);
+    record(3, 5);
+    assert_int_equal(profile_task_switch(0, NULL), 0);
+    record(4, 2);
+}
+
+static void test_tasks_file(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "main", "task A", "task B", "(other tasks)" };
+    assert_int_equal(profile_on(at(LOW), at(LOW + RANGE), 16, 1000), 0);
+    record(1, 3);                                       /* main */
+    assert_int_equal(profile_task_switch(0xA0, "task A"), 0);
+    record(2, 7);
+    /* Interrupted by a switch to B and back, not written: B's 11 stay for the next file. */
+    assert_int_equal(profile_task_switch(0xB0, "task B"), 0);
+    record(2, 11);
+    assert_int_equal(profile_task_switch(0xA0, NULL), 0);
+    record(2, 4);
+    file.hook = tasks_during_write;
+    assert_int_equal(profile_write("gmon.out"), 0);
+    assert_int_equal(tasks_file.opens, 1);
+    struct task_counts c = parse_tasks(tasks_file.data, tasks_file.size, names);
+    assert_int_equal(c.samples, parse(file.data, file.size).samples);   /* gmon.out's */
+    assert_int_equal(c.n, 3);
+    assert_int_equal(c.id[0], 0);
+    assert_int_equal(c.task_samples[0], 3);
+    assert_int_equal(c.id[1], 0xA0);
+    assert_int_equal(c.task_samples[1], 11);
+    assert_int_equal(c.id[2], 0xB0);
+    assert_int_equal(c.task_samples[2], 11);
+    assert_int_equal(c.unregistered, 0);
+
+    /* The next file: what came during the write (B 5, main 2); a write that fails keeps
+     * everything, and a later one has it all, with the tasks that found no slot. */
+    file.hook = NULL;
+    for (uint32_t i = 3; i < CYGNUM_PROFILE_TASKS; i++)
+        assert_int_equal(profile_task_switch(0x100 + i, "filler"), 0);
+    assert_int_equal(profile_task_switch(0xC0, "task C"), -ENOMEM);
+    record(5, 6);
+    assert_int_equal(profile_task_switch(0xD0, NULL), -ENOMEM);
+    record(5, 1);
+    assert_int_equal(profile_task_switch(0, NULL), 0);
+    file.fail_open = EACCES;
+    assert_int_equal(profile_write("gmon.out"), -EACCES);
+    file.fail_open = 0;
+    assert_int_equal(profile_write("gmon.out"), 0);
+    uint8_t *data = tasks_file.data;
+    size_t size = tasks_file.size;
+    const size_t A = sizeof(uintptr_t);
+    assert_int_equal(get_uint(data + 20, 4), CYGNUM_PROFILE_TASKS + 1);
+    assert_int_equal(get_uint(data + 24, 4), 14);
+    assert_int_equal(get_uint(data + 28, 4), 2);
+    assert_int_equal(get_uint(data + 32 + A, 4), 2);                    /* main */
+    size_t pos = 32;
+    for (uint32_t i = 0; i < CYGNUM_PROFILE_TASKS; i++)
+        pos += A + 8 + (get_uint(data + pos + A + 4, 4) + 3) / 4 * 4;
+    assert_int_equal(get_uint(data + pos, A), UINTPTR_MAX);            /* the others' */
+    assert_int_equal(get_uint(data + pos + A, 4), 7);
+    assert_memory_equal(data + pos + A + 8, "(other tasks)", 13);
+    assert_int_equal(pos + A + 8 + 16, size);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -613,10 +758,12 @@ int main(void)
         T(test_second_writer_refused),
         T(test_profile_on_off_during_write),
         T(test_gdb_dump_anywhere_during_write),
+        T(test_tasks_file),
     };
     int rc = cmocka_run_group_tests_name(PROFILE_SNAPSHOT ? "profile_write (snapshots)"
                                                           : "profile_write (no snapshots)",
                                          tests, NULL, NULL);
     free(file.data);
+    free(tasks_file.data);
     return rc;
 }

@@ -49,6 +49,8 @@ _Static_assert(BOARD_PROFILE_TIMER_PRIO == 0, "the machine timer is the most urg
 _Static_assert(BOARD_SOFT_IRQ == 0, "irq 0 is the CLINT's software interrupt");
 
 volatile unsigned hal_riscv_irq_depth;
+/* (riscv.h) Owned by the firmware: an RTOS port clears it; read by the dispatch. */
+volatile unsigned hal_riscv_irq_nesting = 1;
 
 /*
  * The current execution priority: LEVEL_THREAD, or the priority of the innermost handler
@@ -125,7 +127,8 @@ HAL_RISCV_TRAP_CODE void hal_riscv_irq_dispatch(unsigned code, uintptr_t mepc)
     irq_level = prio;
     irq_apply_level(prio);
     hal_riscv_irq_depth++;
-    riscv_csr_set(mstatus, RISCV_MSTATUS_MIE);  /* more urgent interrupts may nest */
+    if (hal_riscv_irq_nesting)
+        riscv_csr_set(mstatus, RISCV_MSTATUS_MIE);  /* more urgent interrupts may nest */
     handler();
     riscv_csr_clear(mstatus, RISCV_MSTATUS_MIE);
     hal_riscv_irq_depth--;

@@ -62,17 +62,18 @@ int profile_snapshot_take(struct profile_gmon_reader *r);
 enum profile_snapshot_end {
     PROFILE_SNAPSHOT_MERGED = 0,        /* not delivered: merged back, nothing lost */
     PROFILE_SNAPSHOT_DELIVERED = 1,     /* every file of it reached the user */
-    PROFILE_SNAPSHOT_DELIVERED_GMON = 2 /* gmon.out did; in the stack-profiling mode its
-                                           gmon.stacks is kept for the TFTP daemon to serve
-                                           after it */
+    PROFILE_SNAPSHOT_DELIVERED_GMON = 2 /* gmon.out did; its gmon.tasks (and in the
+                                           stack-profiling mode its gmon.stacks) is kept
+                                           for the TFTP daemon to serve after it */
 };
 
 /**
  * End a snapshot; delivered says how (an enum profile_snapshot_end; any other nonzero value
  * is PROFILE_SNAPSHOT_DELIVERED). Delivered: the data reached the user and is dropped (the
  * counts start again from what was recorded since the snapshot); with
- * PROFILE_SNAPSHOT_DELIVERED_GMON, the tree's counts that go with that gmon.out are kept
- * (one such set: it replaces the one kept before) for `tftp get gmon.stacks`.
+ * PROFILE_SNAPSHOT_DELIVERED_GMON, the task table and the tree's counts that go with that
+ * gmon.out are kept (one such set: it replaces the one kept before) for `tftp get
+ * gmon.tasks` and `get gmon.stacks`.
  * PROFILE_SNAPSHOT_MERGED (0): it is merged back into the live data, so nothing is lost. A
  * snapshot that profile_on()/profile_off() ended meanwhile is only forgotten (its memory is
  * not touched).

@@ -18,6 +18,7 @@
  *   below (the one part of this header for assembly)
  * Optional, with their defaults here:
  *   HAL_PROFILE_STACK_LEVEL()     the stack-profiling mode's exception level
+ *   HAL_PROFILE_FROM_EXCEPTION(pc)  mcount's caller is an interrupt entry's mark
  *
  * The package is never built with -pg: none of these hooks may be either (an mcount stub
  * that recursed into itself), nor anything they call.
@@ -121,6 +122,15 @@ static inline int hal_profile_in_interrupt(void);
  * says so. Default: every handler is level 1. */
 #ifndef HAL_PROFILE_STACK_LEVEL
 #define HAL_PROFILE_STACK_LEVEL() ((uint32_t)(hal_profile_in_interrupt() != 0))
+#endif
+
+/* HAL_PROFILE_FROM_EXCEPTION(pc): nonzero if pc, mcount's caller, is no call site but the
+ * mark of an interrupt entry (Cortex-M's EXC_RETURN in lr: a handler the hardware entered,
+ * or one it tail-called); such a call is recorded with that mark as its from_pc
+ * (doc/format.md), not counted as outside the range. Default: none (a HAL whose handlers
+ * are called by code, an assembly entry). */
+#ifndef HAL_PROFILE_FROM_EXCEPTION
+#define HAL_PROFILE_FROM_EXCEPTION(pc) 0
 #endif
 
 #ifndef __cplusplus

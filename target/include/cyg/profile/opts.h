@@ -31,6 +31,12 @@
 #define CYGNUM_PROFILE_MAX_RANGES 4
 #endif
 
+/* Slots of the task table (target/src/tasks.c), "main" included: each timer sample is
+ * counted for the running task (profile_task_switch). */
+#ifndef CYGNUM_PROFILE_TASKS
+#define CYGNUM_PROFILE_TASKS 16
+#endif
+
 /* The profile timer's period dithered (<cyg/profile/dither.h>). */
 #ifdef CYGSEM_PROFILE_TIMER_DITHER
 #define PROFILE_DITHER 1
@@ -113,6 +119,8 @@ _Static_assert(CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS >= 0 && CYGNUM_PROFILE_HIST_
                "CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS must be 0..256");
 _Static_assert(CYGNUM_PROFILE_MAX_RANGES >= 1 && CYGNUM_PROFILE_MAX_RANGES <= 16,
                "CYGNUM_PROFILE_MAX_RANGES must be 1..16");
+_Static_assert(CYGNUM_PROFILE_TASKS >= 1 && CYGNUM_PROFILE_TASKS <= 1024,
+               "CYGNUM_PROFILE_TASKS must be 1..1024 (the tasks timed apart, \"main\" included)");
 _Static_assert(CYGNUM_PROFILE_STACKS_NODES >= 2 && CYGNUM_PROFILE_STACKS_NODES <= 65536,
                "CYGNUM_PROFILE_STACKS_NODES must be 2..65536");
 _Static_assert(CYGNUM_PROFILE_STACKS_DEPTH >= 4 && CYGNUM_PROFILE_STACKS_DEPTH <= 4096,

@@ -133,6 +133,8 @@ void profile_reset(void);
  * is reset, as gdb's gprof_dump does; samples and calls that arrive while it writes stay
  * for the next file, and a write that fails keeps everything (nothing is lost or counted
  * twice). The file goes out in requests of up to 16 KiB (fewer halts through a probe).
+ * Beside it go its companions, of the same data: the task table (NAME.out: NAME.tasks;
+ * another name: .tasks appended) and, in the stack-profiling mode, NAME.stacks.
  *
  * Without a spare set (a configuration without TFTP) it borrows one for the write: the
  * heap must have room for one more set of profile_on()'s tables (profile_get_stats'
@@ -149,9 +151,9 @@ void profile_reset(void);
  * @retval -ENOMEM     no room on the heap for the spare set: nothing was changed
  * @retval -EINVAL     path is NULL
  * @retval -ENAMETOOLONG  path has PATH_MAX characters or more (4096 where the C library
- *                     does not define it), or a name in it of more than 255 (in the
- *                     stack-profiling mode, with ".stacks" added for gmon.stacks): nothing
- *                     was changed
+ *                     does not define it), or a name in it of more than 255 (with
+ *                     ".tasks" added, in the stack-profiling mode ".stacks", for the
+ *                     companions): nothing was changed
  * @retval -ECANCELED  profile_on() or profile_off() (another thread) ended the data
  *                     while it was being written
  * @retval other       the C library's error from open(), write() or close() (-ENOENT,
@@ -160,16 +162,32 @@ void profile_reset(void);
 int profile_write(const char *path);
 
 /**
- * Stack-profiling mode (CYGPKG_PROFILE_STACKS): the running thread is now the one with
- * this id (e.g. its TCB's address), whose calls go on a shadow stack of its own. An RTOS
- * calls it when it switches threads (FreeRTOS: traceTASK_SWITCHED_IN; Zephyr: the
- * thread-switched-in tracing hook); without it every thread shares one shadow stack and
- * the frames a switch leaves behind are repaired by the stack pointer, less exactly.
- * Any context, interrupt handlers included. Id 0 is the thread the firmware started on.
+ * The running task is now the one with this id (e.g. its TCB's address), named name. An
+ * RTOS calls it from its switch hook (FreeRTOS: traceTASK_SWITCHED_IN; Zephyr: the
+ * thread-switched-in tracing hook). Every timer sample is counted for the task running
+ * when it was taken (a sample in an interrupt handler for the task it interrupted), in
+ * every mode; the table goes out as gmon.tasks beside gmon.out (doc/format.md). In the
+ * stack-profiling mode it also selects the task's shadow stack, whose tree hangs from a
+ * context node of this id; without it every task shares one, and the frames a switch
+ * leaves behind are repaired by the stack pointer, less exactly.
  *
- * @retval 0        switched (or the mode is off: nothing to do)
- * @retval -ENOMEM  more threads than CYGNUM_PROFILE_STACKS_THREADS: this one shares the
- *                  first thread's stack (counted in gmon.stacks)
+ * Any context, interrupt handlers included; profiling on or off (the table outlives
+ * profile_off). Id 0 is the context the firmware started on, named "main".
+ *
+ * @param id    the task; the same id is the same task (its slot and its shadow stack)
+ * @param name  its name, kept by pointer (the string must live as long as the task), or
+ *              NULL: no name (a name given before is kept)
+ * @retval 0        switched (the task had a slot, or got one)
+ * @retval -ENOMEM  more tasks than CYGNUM_PROFILE_TASKS: its samples are counted under
+ *                  "(other tasks)", the call in gmon.tasks' tasks_unregistered. (In the
+ *                  stack-profiling mode, more threads than CYGNUM_PROFILE_STACKS_THREADS
+ *                  share the first thread's shadow stack: counted in gmon.stacks.)
+ */
+int profile_task_switch(uintptr_t id, const char *name);
+
+/**
+ * Deprecated: profile_task_switch(id, NULL).
+ * @retval 0, -ENOMEM  as profile_task_switch()
  */
 int profile_stack_switch(uintptr_t id);
 

@@ -53,4 +53,8 @@ static inline uint32_t hal_cortexm_ipsr(void)
 /* Thumb code addresses carry bit 0 in return addresses; gprof wants the plain address. */
 #define HAL_PROFILE_PC(x) ((uintptr_t)(x) & ~(uintptr_t)1)
 
+/* mcount's caller pc is an EXC_RETURN value (0xFFFFFFxx): the function was entered by the
+ * hardware as an exception handler, or tail-called by one (its lr still that value). */
+#define HAL_PROFILE_FROM_EXCEPTION(pc) ((uintptr_t)(pc) >= 0xFFFFFF00u)
+
 #endif

@@ -68,5 +68,13 @@
  */
 extern volatile unsigned hal_riscv_irq_depth;
 
+/*
+ * Nonzero (the default): the HAL's dispatch lets more urgent interrupts nest inside a
+ * handler (mstatus.MIE set around it). An RTOS whose trap handler cannot nest (FreeRTOS's
+ * RISC-V port: one ISR stack, taken from its top at every trap) clears it before it takes
+ * the traps; handlers then run to their end with interrupts disabled.
+ */
+extern volatile unsigned hal_riscv_irq_nesting;
+
 #endif /* !__ASSEMBLER__ */
 #endif

@@ -1,0 +1,118 @@
+/*
+ * The preemptive scheduler firmware's application (tests/qemu/rtos_kernel.c): a sender at
+ * priority 2 puts ITEMS items through a queue of QUEUE_LEN to a receiver at priority 1,
+ * which shares its priority with a worker (time slicing on the tick); both the sender and
+ * the worker sleep a tick now and then, when the idle task runs; a fast timer interrupts
+ * them all (nested over the kernel's handlers). Each task's calls are known exactly:
+ * produce() and consume() ITEMS times, crunch() CRUNCHES times, fast_work() as often as
+ * fast_calls says. Built at -O2 with -pg, in the plain and the stack-profiling mode
+ * (tests/qemu/test_rtos.py).
+ */
+#include <cyg/profile/profile.h>
+#include <cyg/hal/board.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "rtos.h"
+
+#define KEEP __attribute__((noinline))
+
+void rtos_stop_tick(void);
+
+volatile uint32_t sink, fast_calls, received;
+
+KEEP uint32_t produce(uint32_t i)
+{
+    uint32_t v = i;
+    for (int k = 0; k < 60; k++)
+        v = v * 1103515245u + 12345u;
+    return v;
+}
+
+KEEP void consume(uint32_t v)
+{
+    for (int k = 0; k < 90; k++)
+        sink ^= v >> (k & 7);
+    received++;
+}
+
+KEEP void crunch(void)
+{
+    for (int k = 0; k < 150; k++)
+        sink += (uint32_t)k * 7u;
+}
+
+KEEP void fast_work(void)
+{
+    fast_calls++;
+    for (int k = 0; k < 8; k++)
+        sink ^= (uint32_t)k;
+}
+
+void BOARD_FAST_TIMER_HANDLER(void)
+{
+    board_fast_timer_ack();
+    fast_work();
+}
+
+void task_sender(void)
+{
+    for (uint32_t i = 0; i < ITEMS; i++) {
+        rtos_queue_send(&rtos_q, produce(i));
+        if (i % SLEEP_EVERY == SLEEP_EVERY - 1)
+            rtos_delay(1);
+    }
+    rtos_task_exit();
+}
+
+void task_receiver(void)
+{
+    for (uint32_t i = 0; i < ITEMS; i++)
+        consume(rtos_queue_receive(&rtos_q));
+    rtos_task_exit();
+}
+
+void task_worker(void)
+{
+    for (uint32_t i = 0; i < CRUNCHES; i++) {
+        crunch();
+        if (i % SLEEP_EVERY == SLEEP_EVERY - 1)
+            rtos_delay(2);
+    }
+    rtos_task_exit();
+}
+
+/* gdb stops here and fetches the files; then the firmware exits. */
+KEEP void rtos_done(void)
+{
+    printf("rtos: done, %u items, %u fast interrupts\n", (unsigned)received,
+           (unsigned)fast_calls);
+    exit(0);
+}
+
+void task_idle(void)
+{
+    for (;;) {
+        if (rtos_all_done()) {
+            rtos_stop_tick();
+            board_fast_timer_stop();
+            rtos_done();
+        }
+    }
+}
+
+int main(void)
+{
+    extern char _stext[], _etext[];
+    if (profile_on(_stext, _etext, 16, SAMPLE_US) != 0) {
+        printf("rtos: profile_on failed\n");
+        exit(2);
+    }
+    rtos_task_create(task_idle, "idle", 0);
+    rtos_task_create(task_receiver, "receiver", 1);
+    rtos_task_create(task_worker, "worker", 1);
+    rtos_task_create(task_sender, "sender", 2);
+    board_fast_timer_start(FAST_US, 3);
+    rtos_start();
+    return 0;
+}

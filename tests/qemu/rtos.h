@@ -1,0 +1,43 @@
+/*
+ * The preemptive scheduler firmware's numbers and kernel API (tests/qemu/rtos_kernel.c, a
+ * kernel in miniature with the FreeRTOS Cortex-M ports' mechanisms; tests/qemu/rtos.c, its
+ * application), read by tests/qemu/test_rtos.py.
+ */
+#ifndef RTOS_H
+#define RTOS_H
+
+#define ITEMS        400   /* produce() and consume() calls: items through the queue */
+#define QUEUE_LEN    4
+#define CRUNCHES     300   /* crunch() calls, the worker's */
+#define SLEEP_EVERY  50    /* the sender and the worker sleep a tick every so many */
+#define TICK_US      250   /* SysTick: the kernel's tick, a time slice */
+#ifdef __riscv
+#define SAMPLE_US    20    /* the profile timer (a trap saves every register: ~300 instructions) */
+#else
+#define SAMPLE_US    10    /* the profile timer */
+#endif
+#define FAST_US      97    /* the nested interrupt (fast timer) */
+#define TASKS_MAX    5     /* the kernel's task control blocks, idle included */
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+
+struct rtos_queue;
+typedef void (*rtos_task_fn)(void);
+
+/* A task at priority prio (0: the idle task's; higher runs first). */
+void rtos_task_create(rtos_task_fn fn, const char *name, unsigned prio);
+/* Starts the scheduler (SVC, as FreeRTOS's first task): never returns. */
+void rtos_start(void);
+/* Blocks the running task for ticks ticks. */
+void rtos_delay(uint32_t ticks);
+/* The running task is done: it blocks for good. */
+void rtos_task_exit(void);
+/* Every task but idle has exited. */
+int rtos_all_done(void);
+/* A queue of QUEUE_LEN words: send blocks while it is full, receive while it is empty. */
+extern struct rtos_queue rtos_q;
+void rtos_queue_send(struct rtos_queue *q, uint32_t v);
+uint32_t rtos_queue_receive(struct rtos_queue *q);
+#endif
+#endif

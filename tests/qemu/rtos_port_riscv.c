@@ -1,0 +1,173 @@
+/*
+ * The preemptive scheduler firmware's RISC-V port (tests/qemu/rtos_kernel.c), with the
+ * mechanisms of FreeRTOS's GCC/RISC-V port: a trap vector of its own (mtvec) that saves the
+ * task's registers on its stack and runs on an ISR stack; a yield is an ecall, taken in the
+ * trap handler, which runs the scheduler; the tick comes from the machine timer, which the
+ * HAL shares between it and the profile timer (<cyg/hal/riscv_mtimer.h>), as the FreeRTOS
+ * kit's glue does it (rtos/freertos/profile_freertos_riscv.c): hal_mtimer_isr takes the
+ * sample, then the tick, and the switch the tick asks for is made after it; the scheduler
+ * runs counted as a handler (hal_riscv_irq_depth), and the HAL's dispatch lets nothing nest
+ * (the trap handler takes its ISR stack from the top every time). Critical sections turn
+ * interrupts off (mstatus.MIE), the profile timer's too; a yield asked for in one is the
+ * ecall at its end. RV32. This file is built without the stack mode's hooks (tests/tests.mk).
+ */
+#include <cyg/hal/board.h>
+#include <cyg/hal/riscv.h>
+#include <cyg/hal/riscv_mtimer.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "rtos_port.h"
+
+#if __riscv_xlen != 32
+#error "the scheduler firmware's RISC-V port is RV32 (its trap frame is of 32-bit words)"
+#endif
+
+#define FRAME_WORDS   32        /* mepc, mstatus, ra, t0-t2, s0-s1, a0-a7, s2-s11, t3-t6 */
+#define MSTATUS_MIE   0x8u
+#define MSTATUS_START 0x1880u   /* MPP machine, MPIE: a task starts with interrupts on */
+#define ECALL_M       11u
+#define ISR_STACK_WORDS 512
+
+void rtos_trap(void), rtos_start_first(void) __attribute__((noreturn));
+uintptr_t hal_riscv_trap(uintptr_t mcause, uintptr_t mepc);   /* the HAL's dispatch */
+
+/* The port's state, owned here: the ISR stack (the trap handler's), a switch the tick
+ * asked for (set in the timer's trap, made at its end), a yield asked for in a critical
+ * section (made at its end). */
+uint32_t rtos_isr_stack[ISR_STACK_WORDS] __attribute__((aligned(16)));
+static volatile int switch_pending, yield_pending;
+
+/* The markers: rtos_mark_N for the task of index N (a ret each, no hooks). */
+__asm__(".text\n"
+        ".global rtos_mark_0\nrtos_mark_0: ret\n"
+        ".global rtos_mark_1\nrtos_mark_1: ret\n"
+        ".global rtos_mark_2\nrtos_mark_2: ret\n"
+        ".global rtos_mark_3\nrtos_mark_3: ret\n"
+        ".global rtos_mark_4\nrtos_mark_4: ret\n");
+
+/* The trap handler (freertos_risc_v_trap_handler): the task's registers onto its stack,
+ * its stack pointer into its TCB, rtos_trap_c(mcause, frame) on the ISR stack, then the
+ * (maybe other) running task's registers back, and mret. rtos_start_first enters the
+ * first task the same way. */
+#define SAVE(r, n) "sw " #r ", " #n "*4(sp)\n"
+#define LOAD(r, n) "lw " #r ", " #n "*4(sp)\n"
+#define REGS(X) X(ra, 2) X(t0, 3) X(t1, 4) X(t2, 5) X(s0, 6) X(s1, 7) X(a0, 8) X(a1, 9)      \
+    X(a2, 10) X(a3, 11) X(a4, 12) X(a5, 13) X(a6, 14) X(a7, 15) X(s2, 16) X(s3, 17)           \
+    X(s4, 18) X(s5, 19) X(s6, 20) X(s7, 21) X(s8, 22) X(s9, 23) X(s10, 24) X(s11, 25)         \
+    X(t3, 26) X(t4, 27) X(t5, 28) X(t6, 29)
+__asm__(".section .text.rtos_trap, \"ax\", @progbits\n"
+        ".balign 4\n"
+        ".global rtos_trap\n"
+        "rtos_trap:\n"
+        "addi sp, sp, -4*32\n"
+        REGS(SAVE)
+        "csrr t0, mepc\n"
+        "sw t0, 0(sp)\n"
+        "csrr t0, mstatus\n"
+        "sw t0, 4(sp)\n"
+        "la t0, rtos_current\n"
+        "lw t0, 0(t0)\n"
+        "sw sp, 0(t0)\n"
+        "mv a1, sp\n"
+        "la sp, rtos_isr_stack + 4*512\n"
+        "csrr a0, mcause\n"
+        "call rtos_trap_c\n"
+        ".global rtos_start_first\n"
+        "rtos_start_first:\n"
+        "la t0, rtos_current\n"
+        "lw t0, 0(t0)\n"
+        "lw sp, 0(t0)\n"
+        "lw t0, 0(sp)\n"
+        "csrw mepc, t0\n"
+        "lw t0, 4(sp)\n"
+        "csrw mstatus, t0\n"
+        REGS(LOAD)
+        "addi sp, sp, 4*32\n"
+        ".global rtos_trap_mret\n"
+        "rtos_trap_mret:\n"
+        "mret\n"
+        ".text\n");
+_Static_assert(ISR_STACK_WORDS == 512 && FRAME_WORDS == 32, "the trap handler's constants");
+
+/* The scheduler, counted as a handler (the stack mode's frames go on the handlers' stack). */
+static void switch_context(void)
+{
+    hal_riscv_irq_depth++;
+    rtos_switch_context();
+    hal_riscv_irq_depth--;
+}
+
+/* Every trap, on the ISR stack, interrupts off: frame is the task's saved registers. */
+void rtos_trap_c(uintptr_t mcause, uint32_t *frame)
+{
+    if (mcause >> 31) {
+        if ((mcause & 0xFFu) == RISCV_IRQ_M_TIMER)
+            hal_mtimer_isr(frame[0]);       /* the sample (at the task's pc), the tick */
+        else
+            (void)hal_riscv_trap(mcause, frame[0]);
+        if (switch_pending) {
+            switch_pending = 0;
+            switch_context();
+        }
+    } else if (mcause == ECALL_M) {
+        frame[0] += 4;                      /* (resume after the ecall) */
+        switch_context();
+    } else {
+        (void)hal_riscv_trap(mcause, frame[0]); /* reports it and exits */
+    }
+}
+
+/* The tick, from hal_mtimer_isr (a handler): the switch it asks for (time slicing, a task
+ * woken) is made once the sample is taken. */
+static void port_tick(void)
+{
+    rtos_tick();
+    switch_pending = 1;
+}
+
+void rtos_port_mask(int masked)
+{
+    if (masked) {
+        riscv_csr_clear(mstatus, MSTATUS_MIE);
+    } else {
+        riscv_csr_set(mstatus, MSTATUS_MIE);
+        if (yield_pending) {
+            yield_pending = 0;
+            __asm__ volatile("ecall" : : : "memory");
+        }
+    }
+}
+
+void rtos_port_yield(void)
+{
+    if (rtos_critical_nesting)
+        yield_pending = 1;                  /* at the critical section's end */
+    else
+        __asm__ volatile("ecall" : : : "memory");
+}
+
+uint32_t *rtos_port_stack_init(uint32_t *top, rtos_task_fn fn, void (*exit_fn)(void))
+{
+    uint32_t *sp = top - FRAME_WORDS;
+    for (int i = 0; i < FRAME_WORDS; i++)
+        sp[i] = 0;
+    sp[0] = (uint32_t)(uintptr_t)fn;        /* mepc */
+    sp[1] = MSTATUS_START;
+    sp[2] = (uint32_t)(uintptr_t)exit_fn;   /* ra */
+    return sp;
+}
+
+void rtos_port_start(void)
+{
+    riscv_csr_clear(mstatus, MSTATUS_MIE);
+    hal_riscv_irq_nesting = 0;              /* the trap handler does not nest */
+    riscv_csr_write(mtvec, (uintptr_t)rtos_trap);
+    hal_mtimer_tick_start(BOARD_CLOCK_HZ / 1000000u * TICK_US, port_tick);
+    rtos_start_first();
+}
+
+void rtos_port_stop_tick(void)
+{
+    hal_mtimer_tick_stop();
+}
