@@ -112,7 +112,7 @@ def main():
             with open(os.path.join(b.tb, "include", "pkgconf", "profile_gprof.h")) as f:
                 t.ok("#define CYGNUM_PROFILE_TFTP_PORT %d\n" % port in f.read(),
                      "its profile_gprof.h has the port")
-            t.ok("TFTP daemon serving gmon.out on 10.0.2.15 UDP port %d" % port in b.con,
+            t.ok("TFTP daemon serving gmon.out and gmon.tasks on 10.0.2.15 UDP port %d" % port in b.con,
                  "the daemon says it serves on port %d" % port, b.con[-2000:])
             got_gmon(t, b.ports[0], b.out, "tftp-hpa gets gmon.out from port %d" % port)
             silent(t, b.ports[1], "nothing answers a read request on port 69")
@@ -162,7 +162,7 @@ def main():
                 hdr = f.read()
             t.ok('#define CYGDAT_PROFILE_TFTP_ALLOW "10.0.2.0"\n' in hdr and
                  "#define CYGNUM_PROFILE_TFTP_ALLOW_PREFIX 30\n" in hdr, "its profile_gprof.h has the network")
-            t.ok("TFTP daemon serving gmon.out on 10.0.2.15 UDP port 69 to 10.0.2.0/30 only" in b.con,
+            t.ok("TFTP daemon serving gmon.out and gmon.tasks on 10.0.2.15 UDP port 69 to 10.0.2.0/30 only" in b.con,
                  "the daemon says whom it serves", b.con[-2000:])
             got_gmon(t, port, b.out, "the host (10.0.2.2, inside 10.0.2.0/30): tftp-hpa gets gmon.out")
             # Right after a client's request, before its ACK, 10.0.2.99 (outside) sends a

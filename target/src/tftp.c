@@ -94,6 +94,17 @@
 /* ---- the files served ------------------------------------------------------------------ */
 
 struct transfer;
+struct served_file;
+
+/* A file kept by its owner for the daemon: its size now (and the generation it belongs
+ * to), its bytes, whether that generation has gone, and the counter of its completed
+ * transfers. */
+struct kept_file {
+    size_t (*size)(uint32_t *generation);
+    size_t (*read)(size_t offset, void *buf, size_t len);
+    int (*ended)(uint32_t generation);
+    uint32_t *completed;
+};
 
 /*
  * A file the daemon serves: adding one is one entry in served_files[]. A transfer freezes
@@ -105,7 +116,9 @@ struct served_file {
      * functions below are then NULL. */
     const char *absent;
     /* Why it cannot be served now (and *code), or NULL; changes nothing. NULL: always. */
-    const char *(*unavailable)(u16_t *code);
+    const char *(*unavailable)(const struct served_file *f, u16_t *code);
+    /* A companion of gmon.out: what its owner keeps (the functions below use it). */
+    const struct kept_file *kept;
     /* Freezes what the transfer reads and sets t->size: 0, or a negative errno. */
     int (*open)(struct transfer *t);
     /* Up to len bytes of the frozen file at offset; fewer at its end. */
@@ -121,7 +134,7 @@ struct served_file {
 struct transfer {
     const struct served_file *file;     /* NULL: none */
     struct profile_gmon_reader reader;  /* gmon.out: its snapshot */
-    uint32_t generation;        /* gmon.stacks: the kept tree's, at the start */
+    uint32_t generation;        /* gmon.stacks, gmon.tasks: what was kept, at the start */
     size_t size;                /* bytes of the frozen file */
     uint32_t block;             /* the block sent last: 0 is the OACK */
     u16_t blksize;
@@ -159,7 +172,7 @@ static struct {
     struct udp_pcb *pcb;
     char request[REQUEST_MAX + 1];  /* the request being parsed, NUL-terminated */
     char why[96];                   /* an error message made for one request */
-    char serves[48];                /* "gmon.out and gmon.stacks": served_files' names */
+    char serves[64];                /* "gmon.out, gmon.stacks and gmon.tasks": served_files' names */
     /* The hosts served (network byte order), from the configuration at the first start. */
     ip4_addr_t allow_net, allow_mask;
     struct profile_tftp_stats stats;
@@ -249,66 +262,80 @@ static int gmon_close(struct transfer *t, int final_acked)
     return delivered;
 }
 
-/* gmon.stacks: the tree kept with the last gmon.out delivered (a get resets nothing; the
- * tree stays until the next gmon.out is delivered, for another get). */
+/* The companions of gmon.out, gmon.stacks and gmon.tasks: what went with the last gmon.out
+ * delivered, kept by their owners (stacks.c, tasks.c) until the next one is delivered; a
+ * get resets nothing, and the same file may be got again. */
 
-#if PROFILE_STACKS
-static const char *stacks_unavailable(u16_t *code)
+static const char *why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static const char *kept_unavailable(const struct served_file *f, u16_t *code)
 {
     uint32_t generation;
-    if (profile_stacks_kept_size(&generation) != 0)
+    if (f->kept->size(&generation) != 0)
         return NULL;
     *code = ERR_FILE_NOT_FOUND;
-    return "gmon.stacks goes with a gmon.out: get gmon.out first (none delivered since "
-           "profile_on)";
+    return why("%s goes with a gmon.out: get gmon.out first (none delivered since "
+               "profile_on)", f->name);
 }
 
-static int stacks_open(struct transfer *t)
+static int kept_open(struct transfer *t)
 {
-    t->size = profile_stacks_kept_size(&t->generation);
+    t->size = t->file->kept->size(&t->generation);
     return t->size ? 0 : -ENODATA;
 }
 
-static size_t stacks_read(struct transfer *t, size_t offset, void *buf, size_t len)
+static size_t kept_read(struct transfer *t, size_t offset, void *buf, size_t len)
 {
-    (void)t;
-    return profile_stacks_kept_read(offset, buf, len);
+    return t->file->kept->read(offset, buf, len);
 }
 
-/* (the kept tree changed: profile_on/profile_off, or another gmon.out delivered) */
-static int stacks_ended(const struct transfer *t)
+/* (what was kept changed: profile_on/profile_off, or another gmon.out delivered) */
+static int kept_ended(const struct transfer *t)
 {
-    return profile_stacks_kept_ended(t->generation);
+    return t->file->kept->ended(t->generation);
 }
 
-static int stacks_close(struct transfer *t, int final_acked)
+static int kept_close(struct transfer *t, int final_acked)
 {
-    if (stacks_ended(t)) {
-        printf("profile: tftp: transfer of gmon.stacks ended after %u of %u bytes: its tree "
-               "went (profile_on()/profile_off())\n", (unsigned)bytes_sent(t), (unsigned)t->size);
+    const char *name = t->file->name;
+    if (kept_ended(t)) {
+        printf("profile: tftp: transfer of %s ended after %u of %u bytes: it went "
+               "(profile_on()/profile_off())\n", name, (unsigned)bytes_sent(t), (unsigned)t->size);
         return 0;
     }
     if (!final_acked) {
-        printf("profile: tftp: transfer of gmon.stacks abandoned after %u of %u bytes; "
-               "it stays for the next one\n", (unsigned)bytes_sent(t), (unsigned)t->size);
+        printf("profile: tftp: transfer of %s abandoned after %u of %u bytes; it stays for "
+               "the next one\n", name, (unsigned)bytes_sent(t), (unsigned)t->size);
         return 0;
     }
-    tftpd.stats.stacks_completed++;
-    printf("profile: tftp: sent gmon.stacks (%u bytes)\n", (unsigned)t->size);
+    (*t->file->kept->completed)++;
+    printf("profile: tftp: sent %s (%u bytes)\n", name, (unsigned)t->size);
     return 1;
 }
+
+#if PROFILE_STACKS
+static const struct kept_file kept_stacks = {
+    profile_stacks_kept_size, profile_stacks_kept_read, profile_stacks_kept_ended,
+    &tftpd.stats.stacks_completed};
 #endif
+static const struct kept_file kept_tasks = {
+    profile_tasks_kept_size, profile_tasks_kept_read, profile_tasks_kept_ended,
+    &tftpd.stats.tasks_completed};
+
+#define KEPT_FILE(fname, owner) \
+    {.name = fname, .kept = owner, .unavailable = kept_unavailable, .open = kept_open, \
+     .read = kept_read, .ended = kept_ended, .close = kept_close}
 
 /* Constant: every file the daemon knows, in the order the console lists them. */
 static const struct served_file served_files[] = {
     {.name = "gmon.out", .open = gmon_open, .read = gmon_read, .ended = gmon_ended,
      .close = gmon_close},
 #if PROFILE_STACKS
-    {.name = "gmon.stacks", .unavailable = stacks_unavailable, .open = stacks_open,
-     .read = stacks_read, .ended = stacks_ended, .close = stacks_close},
+    KEPT_FILE("gmon.stacks", &kept_stacks),
 #else
     {.name = "gmon.stacks", .absent = "gmon.stacks needs the stack-profiling mode (CYGPKG_PROFILE_STACKS)"},
 #endif
+    KEPT_FILE("gmon.tasks", &kept_tasks),
 };
 #define NFILES (sizeof served_files / sizeof served_files[0])
 
@@ -478,8 +505,10 @@ static void negotiate(const struct request *rq)
 static void start_transfer(const struct request *rq, const ip_addr_t *addr, u16_t port)
 {
     memset(&xfer, 0, sizeof xfer);
+    xfer.file = rq->file;               /* (open reads it) */
     int rc = rq->file->open(&xfer);
     if (rc != 0) {
+        xfer.file = NULL;
         tftpd.stats.refused++;
         snprintf(tftpd.why, sizeof tftpd.why, "%s cannot be frozen now (error %d)", rq->file->name, rc);
         send_error(addr, port, ERR_NOT_DEFINED, tftpd.why);
@@ -501,7 +530,6 @@ static void start_transfer(const struct request *rq, const ip_addr_t *addr, u16_
 /* ---- requests --------------------------------------------------------------------------- */
 
 /* An error message made for this request (in tftpd.why). */
-static const char *why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static const char *why(const char *fmt, ...)
 {
     va_list ap;
@@ -644,7 +672,7 @@ static const char *refusal(struct request *rq, u16_t *code)
         return "unsupported mode: use octet (binary)";
     if (!profiling_on())
         return "profiling is off";
-    return rq->file->unavailable ? rq->file->unavailable(code) : NULL;
+    return rq->file->unavailable ? rq->file->unavailable(rq->file, code) : NULL;
 }
 
 /* ---- sharing the daemon ----------------------------------------------------------------- */

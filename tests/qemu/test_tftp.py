@@ -19,7 +19,7 @@ def main():
     with tl.Target("gets") as tg:
         m = tg.wait_console(r"tftp-app: ready")
         con = tg.console()
-        t.ok("profile: TFTP daemon serving gmon.out on 10.0.2.15 UDP port 69" in con,
+        t.ok("profile: TFTP daemon serving gmon.out and gmon.tasks on 10.0.2.15 UDP port 69" in con,
              "profile_on started the daemon after init_all_network_interfaces()", con)
         time.sleep(1.0)
 

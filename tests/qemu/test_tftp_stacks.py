@@ -85,7 +85,7 @@ def main():
     with tl.Target("stacks", fw=elf_src) as tg:
         tg.wait_console(r"tftp-app: ready")
         d = tg.dir
-        t.ok("profile: TFTP daemon serving gmon.out and gmon.stacks on 10.0.2.15 UDP port 69"
+        t.ok("profile: TFTP daemon serving gmon.out, gmon.stacks and gmon.tasks on 10.0.2.15 UDP port 69"
              in tg.console(), "the daemon says it serves both files", tg.console()[-1500:])
         t.eq(stacks_error(tg.port), (1, "gmon.stacks goes with a gmon.out: get gmon.out first "
                                         "(none delivered since profile_on)"),

@@ -17,6 +17,8 @@ person uses them.
     daemon's reset), no gmon.stacks left beside (the target serves none); `--watch` over
     TFTP with its output to a file (no terminal) refreshes, and SIGTERM ends it leaving
     gmon.out;
+  - the daemon's gmon.tasks: refused before a gmon.out was delivered; fetched by --tftp
+    with it, the same snapshot, read by tgprof --tasks, served again byte for byte;
   - tgprof's TFTP client asks for 1428-byte blocks (RFC 2348): against a server granting
     them and one that knows no options, the file arrives byte for byte;
   - a port where nothing answers: an error in words within seconds, exit 1.
@@ -161,6 +163,33 @@ def watch_gdb(t, elf, port):
          % (calls_of(flat, "alpha"), calls_of(flat, "beta")), flat)
 
 
+def tasks_file(t, tg, d, gmon):
+    """The gmon.tasks --tftp fetched with gmon.out: the same snapshot (its samples are
+    gmon.out's, its records add up to them; this firmware registers no task: all "main"),
+    tgprof --tasks reads it, and the daemon serves it again byte for byte."""
+    path = os.path.join(d, "gmon.tasks")
+    if not t.ok(os.path.exists(path), "--tftp fetched gmon.tasks beside gmon.out"):
+        return
+    data = open(path, "rb").read()
+    magic, _, _, _, _, _, n, samples, _ = struct.unpack_from("<4sIIB3sIIII", data)
+    recs, off = [], 32
+    for _ in range(n):
+        tid, got, namelen = struct.unpack_from("<III", data, off)
+        recs.append((data[off + 12:off + 12 + namelen].decode(), got))
+        off += 12 + (namelen + 3) // 4 * 4
+    t.ok(magic == b"gmtk" and samples == header_samples(gmon) and
+         sum(r[1] for r in recs) == samples and recs and recs[0][0] == "main",
+         "gmon.tasks: gmon.out's %d samples, its records add up to them (%r)" % (samples, recs))
+    rc, out, err = run([TGPROF, "--tasks", tg.elf, gmon], d)
+    t.ok(rc == 0 and re.search(r"^task\b", out, re.M) and re.search(r"^main\s+%d\s+100\.00"
+                                                               % samples, out, re.M),
+         "tgprof --tasks: main has every sample", out + err)
+    again = os.path.join(OUT, "again.tasks")
+    rc, hpa, _ = tl.tftp_hpa(tg.port, again, name="gmon.tasks")
+    t.ok(os.path.exists(again) and open(again, "rb").read() == data,
+         "the daemon serves gmon.tasks again, byte for byte (a get resets nothing)", hpa)
+
+
 def tftp(t):
     with tl.Target("watch") as tg:
         tg.wait_console(r"tftp-app: ready")
@@ -168,9 +197,14 @@ def tftp(t):
         os.makedirs(d)
         open(os.path.join(d, "gmon.stacks"), "w").write("stale")
         spec = "--tftp=127.0.0.1:%d" % tg.port
+        early = os.path.join(OUT, "early.tasks")
+        rc, hpa, _ = tl.tftp_hpa(tg.port, early, name="gmon.tasks")
+        t.ok("gmon.tasks goes with a gmon.out: get gmon.out first" in hpa,
+             "the daemon: gmon.tasks before any gmon.out delivered is refused, in words", hpa)
         time.sleep(0.5)
         rc, out, err = run([TGPROF, "-b", "-p", spec, tg.elf], d)
         gmon = os.path.join(d, "gmon.out")
+        tasks_file(t, tg, d, gmon)
         ok = rc == 0 and os.path.exists(gmon)
         t.ok(ok and out == gprof_flat(tg.elf, gmon) and "work_" in out,
              "tgprof -b -p --tftp=HOST:PORT app.elf: exit 0, GNU gprof's flat profile of "

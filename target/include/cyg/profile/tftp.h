@@ -65,6 +65,7 @@ struct profile_tftp_stats {
     uint32_t denied;      /**< packets from hosts outside CYGDAT_PROFILE_TFTP_ALLOW: requests
                                answered with ERROR 2, the rest dropped */
     uint32_t stacks_completed;  /**< of completed: gmon.stacks transfers */
+    uint32_t tasks_completed;   /**< of completed: gmon.tasks transfers */
 };
 
 /**
