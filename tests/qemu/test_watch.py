@@ -9,7 +9,8 @@ person uses them.
   - the live view in tmux, read with capture-pane: `--gdb=... --watch=1` shows alpha with
     nearly all of the last interval while the firmware is in its first phase, then beta
     once it has changed phase (alpha still in the since-start column), the since-start
-    target time growing; q quits with exit status 0 and leaves the session's gmon.out,
+    target time growing; and the tasks (each phase names itself a task with
+    profile_task_switch, so gdb's gprof_dump writes gmon.tasks) likewise; q quits with exit status 0 and leaves the session's gmon.out,
     whose sample count is the last screen's since-start samples, exactly, and which GNU
     gprof reads with both phases' functions;
   - `--tftp=127.0.0.1:PORT` against the TFTP firmware: two consecutive one-command runs,
@@ -71,20 +72,26 @@ def screen(session):
                           text=True).stdout
 
 
+TASK_ROW = re.compile(r"^\s*([0-9.]+)\s+([0-9.]+)\s+(task-\S+)\s*$")
+
+
 def parse_screen(text):
     """(refresh number, since-start seconds, since-start samples, {function: (last %,
-    total %, calls/s)}) or None."""
+    total %, calls/s)}, {task: (last %, total %)}) or None."""
     m = re.search(r"refresh (\d+),", text)
     s = re.search(r"since start ([0-9.]+) s", text)
     n = re.search(r"samples: last \d+, since start (\d+);", text)
     if not (m and s and n):
         return None
-    rows = {}
+    rows, tasks = {}, {}
     for line in text.splitlines():
         r = ROW.match(line)
         if r:
             rows[r.group(4)] = tuple(float(x) for x in r.group(1, 2, 3))
-    return int(m.group(1)), float(s.group(1)), int(n.group(1)), rows
+        r = TASK_ROW.match(line)
+        if r:
+            tasks[r.group(3)] = (float(r.group(1)), float(r.group(2)))
+    return int(m.group(1)), float(s.group(1)), int(n.group(1)), rows, tasks
 
 
 def one_shot_gdb(t, elf, port):
@@ -133,6 +140,14 @@ def watch_gdb(t, elf, port):
                 alpha_screen = (p, text)
             if alpha_screen and rows.get("beta", (0,))[0] >= 90 and rows.get("alpha", (0, 0))[1] > 0:
                 beta_screen = (p, text)
+        tasks_a = alpha_screen and alpha_screen[0][4]
+        tasks_b = beta_screen and beta_screen[0][4]
+        t.ok(tasks_a and tasks_a.get("task-alpha", (0,))[0] >= 99 and tasks_b
+             and tasks_b.get("task-beta", (0,))[0] >= 99
+             and tasks_b.get("task-alpha", (0, 0))[1] > 0,
+             "per task: task-alpha has the last interval in phase one, then task-beta, "
+             "task-alpha still in the since-start column",
+             "%r\n%r" % (tasks_a, tasks_b))
         t.ok(alpha_screen, "the live view: alpha has >= 90% of the last interval in phase one",
              screens and screen(session))
         t.ok(beta_screen, "then beta has >= 90% of the last interval, alpha still in the "
