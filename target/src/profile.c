@@ -61,7 +61,7 @@ void profile_clear(struct profile_state *s)
     if (s->arcs)
         memset(s->arcs, 0, (size_t)s->nslots * sizeof s->arcs[0]);
     profile_clear_counts(s);
-    profile_tasks_clear();
+    profile_task_clear();
 #if PROFILE_STACKS
     profile_stack_clear();
 #endif
@@ -111,8 +111,8 @@ static void *profile_stop(struct profile_state *s)
     profile_disarm(s);
     s->lasting.generation++;
     memset(&profile_frozen, 0, sizeof profile_frozen);  /* an outstanding snapshot ends */
-    profile_tasks_forget();     /* (the table stays: the tasks are still there) */
-    profile_tasks_clear();
+    profile_task_forget();     /* (the table stays: the tasks are still there) */
+    profile_task_clear();
 #if PROFILE_STACKS
     profile_stack_compact();    /* the paths go with the data, but the live frames' */
     profile_stack_clear();

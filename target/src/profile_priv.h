@@ -375,15 +375,15 @@ void profile_stack_forget(void);
 /* Drops every node no live frame needs (profile_on/profile_off, in a lock section). */
 void profile_stack_compact(void);
 /* The frozen tree as gmon.stacks (write.c): its size (0: none frozen) and a piece of it. */
-size_t profile_stacks_image_size(void);
-size_t profile_stacks_image_read(size_t offset, void *buf, size_t len);
+size_t profile_stack_image_size(void);
+size_t profile_stack_image_read(size_t offset, void *buf, size_t len);
 /* The kept tree (the TFTP daemon's gmon.stacks): its size (0: none kept) with the
  * generation of the kept counts, and a piece of it. lwIP's context; no lock: the memory
- * is static, and a read is good only if profile_stacks_kept_ended(generation) is still 0
+ * is static, and a read is good only if profile_stack_kept_ended(generation) is still 0
  * after it (the caller checks). */
-size_t profile_stacks_kept_size(uint32_t *generation);
-size_t profile_stacks_kept_read(size_t offset, void *buf, size_t len);
-int profile_stacks_kept_ended(uint32_t generation);
+size_t profile_stack_kept_size(uint32_t *generation);
+size_t profile_stack_kept_read(size_t offset, void *buf, size_t len);
+int profile_stack_kept_ended(uint32_t generation);
 #define PROFILE_STACK_SAMPLE(pc) profile_stack_sample(pc)
 #else
 #define PROFILE_STACK_SAMPLE(pc) ((void)(pc))
@@ -415,22 +415,22 @@ extern struct profile_tasks profile_tasks;
 extern uint32_t profile_task_samples;
 #define PROFILE_TASK_SAMPLE() (profile_task_samples++)
 /* Zeroes the counts (profile_clear, profile_stop: in a lock section). */
-void profile_tasks_clear(void);
+void profile_task_clear(void);
 /* A snapshot's share (snapshot.c, in its lock sections), as profile_stack_freeze/thaw/
  * forget: freeze after profile_frozen is filled; thaw keeps a table delivered with
  * PROFILE_SNAPSHOT_DELIVERED_GMON for the TFTP daemon. */
-void profile_tasks_freeze(void);
-void profile_tasks_thaw(int delivered);
-void profile_tasks_forget(void);
+void profile_task_freeze(void);
+void profile_task_thaw(int delivered);
+void profile_task_forget(void);
 /* The frozen table as gmon.tasks (write.c): its size (0: none frozen) and a piece of it. */
-size_t profile_tasks_image_size(void);
-size_t profile_tasks_image_read(size_t offset, void *buf, size_t len);
-/* The kept table (the TFTP daemon's gmon.tasks, as profile_stacks_kept_*): its size (0: none
+size_t profile_task_image_size(void);
+size_t profile_task_image_read(size_t offset, void *buf, size_t len);
+/* The kept table (the TFTP daemon's gmon.tasks, as profile_stack_kept_*): its size (0: none
  * kept) with the generation of the kept table, and a piece of it; a read is good only if
- * profile_tasks_kept_ended(generation) is still 0 after it. */
-size_t profile_tasks_kept_size(uint32_t *generation);
-size_t profile_tasks_kept_read(size_t offset, void *buf, size_t len);
-int profile_tasks_kept_ended(uint32_t generation);
+ * profile_task_kept_ended(generation) is still 0 after it. */
+size_t profile_task_kept_size(uint32_t *generation);
+size_t profile_task_kept_read(size_t offset, void *buf, size_t len);
+int profile_task_kept_ended(uint32_t generation);
 
 /* Puts v at p as bytes bytes in the target's byte order (gmon.c: the files' fields go out
  * one by one, never as a compiler struct); returns p + bytes. */

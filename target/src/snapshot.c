@@ -42,7 +42,7 @@ int profile_snapshot_take(struct profile_gmon_reader *r)
         s->spare = NULL;
         profile_clear_counts(s);  /* the spare's arrays are zero already */
         profile_arm(s);           /* the mcount gate onto the spare's table */
-        profile_tasks_freeze();   /* the task table's counts: the same moment */
+        profile_task_freeze();   /* the task table's counts: the same moment */
 #if PROFILE_STACKS
         profile_stack_freeze();   /* the tree's counts: the same moment */
 #endif
@@ -266,7 +266,7 @@ void profile_snapshot_release(struct profile_gmon_reader *r, int delivered)
         return;
     s->spare = set;
     memset(f, 0, sizeof *f);
-    profile_tasks_thaw(end);
+    profile_task_thaw(end);
 #if PROFILE_STACKS
     /* (merged back whole, in this one step: the tree's counts are no bins to step over) */
     profile_stack_thaw(end);

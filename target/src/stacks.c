@@ -183,7 +183,8 @@ static inline void stack_enter(uintptr_t fn, uintptr_t site, uintptr_t sp, uintp
 
     drop_left_frames(t, k, level, fn, site, sp);
     uint32_t before = charged_node(t);
-    int running = s->armed_span != 0 || profile_slow_path(s);
+    /* (counted only while profiling runs; the frame is kept either way, for its exit) */
+    uint32_t counted = s->armed_span != 0 || profile_slow_path(s) ? 1 : 0;
     const struct profile_stack_frame *top = top_frame(k);
     int inlined = top && inlined_into(top, level, fn, site, sp);
     uint32_t parent = top ? top->node : NO_NODE;
@@ -195,11 +196,11 @@ static inline void stack_enter(uintptr_t fn, uintptr_t site, uintptr_t sp, uintp
     uint32_t node = child_node(t, parent, fn, site);
     uint32_t flags = 0;
     if (node == NO_NODE) {
-        t->calls_unrecorded += running;
+        t->calls_unrecorded += counted;
         node = parent == NO_NODE ? 0 : parent;
         flags = FRAME_TRUNCATED;
-    } else if (running) {
-        t->nodes[node].calls++;
+    } else {
+        t->nodes[node].calls += counted;
     }
     if (inlined)
         flags |= FRAME_INLINED;
@@ -210,7 +211,7 @@ static inline void stack_enter(uintptr_t fn, uintptr_t site, uintptr_t sp, uintp
         k->frames[k->depth] = (struct profile_stack_frame){ node, (uint16_t)flags,
                                                             (uint16_t)level, fn, site, sp };
     else
-        t->calls_unhooked += running;
+        t->calls_unhooked += counted;
     k->depth++;
 }
 
@@ -327,7 +328,14 @@ struct tree_counts {
     uint32_t prof_rate, samples_total, samples_overhead;   /* of the gmon.out it goes with */
     uint32_t samples_truncated, calls_unrecorded, frames_repaired, calls_unhooked,
              switches_lost;
-    uint32_t calls[NODES], samples[NODES];
+    union {
+        uint32_t calls[NODES];
+        /* profile_stack_compact's map from a node's old index to its new one: compaction
+         * drops every copy first, so the frozen copy's calls lend it their room (NODES
+         * words of RAM that a small target would otherwise spend twice) */
+        uint32_t compact_map[NODES];
+    };
+    uint32_t samples[NODES];
 };
 
 /* The memory of frozen and kept (below): when the daemon keeps a delivered snapshot's
@@ -351,7 +359,7 @@ static struct tree_counts *frozen = &counts_memory[0];
  * this file: set by profile_stack_thaw (a snapshot delivered with
  * PROFILE_SNAPSHOT_DELIVERED_GMON, in snapshot.c's lock section), dropped by
  * profile_on/profile_off (forget, compact); read by the daemon (lwIP's context) through
- * profile_stacks_kept_read, which checks kept_generation.
+ * profile_stack_kept_read, which checks kept_generation.
  */
 static struct tree_counts *kept = &counts_memory[1];
 /* Counts every change of kept (owned with it): a transfer that sees another value than at
@@ -432,16 +440,16 @@ static void keep_path(const struct profile_stacks *t, uint32_t *map, uint32_t i)
  * Drops the nodes no live frame needs: what profile_on and profile_off discard is every
  * path but those of the frames running now (and the threads' contexts), which their exits
  * still point at. Kept nodes move down in order (parents stay before children), the lists
- * are linked again, and the frames' and contexts' indices follow. Uses the frozen counts'
- * array as the index map (a snapshot is forgotten first). In a lock section.
+ * are linked again, and the frames' and contexts' indices follow (compact_map). In a
+ * lock section.
  */
 void profile_stack_compact(void)
 {
     struct profile_stacks *t = &profile_stacks;
-    uint32_t *map = frozen->calls;
+    uint32_t *map = frozen->compact_map;
     profile_stack_forget();
     t->sample_node = t->exited_node = NO_NODE;     /* (indices change) */
-    memset(map, 0, sizeof frozen->calls);
+    memset(map, 0, sizeof frozen->compact_map);
     map[0] = 1;
     for (uint32_t k = 0; k < t->threads_used; k++) {
         struct profile_shadow_stack *st = &t->stacks[k];
@@ -478,7 +486,7 @@ void profile_stack_compact(void)
         for (uint32_t d = 0; d < frames; d++)
             st->frames[d].node = map[st->frames[d].node];
     }
-    memset(map, 0, sizeof frozen->calls);
+    memset(map, 0, sizeof frozen->compact_map);
 }
 
 /* Puts v as n bytes in the target's byte order. */
@@ -553,29 +561,29 @@ static size_t image_read(const struct tree_counts *c, size_t offset, void *buf, 
     return done;
 }
 
-size_t profile_stacks_image_size(void)
+size_t profile_stack_image_size(void)
 {
     return image_size(frozen);
 }
 
-size_t profile_stacks_image_read(size_t offset, void *buf, size_t len)
+size_t profile_stack_image_read(size_t offset, void *buf, size_t len)
 {
     return image_read(frozen, offset, buf, len);
 }
 
 #if PROFILE_TFTP
-size_t profile_stacks_kept_size(uint32_t *generation)
+size_t profile_stack_kept_size(uint32_t *generation)
 {
     *generation = kept_generation;
     return image_size(kept);
 }
 
-size_t profile_stacks_kept_read(size_t offset, void *buf, size_t len)
+size_t profile_stack_kept_read(size_t offset, void *buf, size_t len)
 {
     return image_read(kept, offset, buf, len);
 }
 
-int profile_stacks_kept_ended(uint32_t generation)
+int profile_stack_kept_ended(uint32_t generation)
 {
     return generation != kept_generation;
 }

@@ -73,7 +73,7 @@ int profile_stack_switch(uintptr_t id)
     return profile_task_switch(id, NULL);
 }
 
-void profile_tasks_clear(void)
+void profile_task_clear(void)
 {
     struct profile_tasks *t = &profile_tasks;
     profile_task_samples = 0;
@@ -102,14 +102,14 @@ static struct table_copy *frozen = &copies[0];
 #if PROFILE_TFTP
 /* The table of the last gmon.out a TFTP client took delivery of, which `get gmon.tasks`
  * serves until the next gmon.out is delivered (as gmon.stacks's, stacks.c). Owned by this
- * file: set by profile_tasks_thaw (PROFILE_SNAPSHOT_DELIVERED_GMON), dropped by
- * profile_tasks_forget; read by the daemon through profile_tasks_kept_read, which checks
+ * file: set by profile_task_thaw (PROFILE_SNAPSHOT_DELIVERED_GMON), dropped by
+ * profile_task_forget; read by the daemon through profile_task_kept_read, which checks
  * kept_generation (counts every change of kept, owned with it). */
 static struct table_copy *kept = &copies[1];
 static uint32_t kept_generation;
 #endif
 
-void profile_tasks_freeze(void)
+void profile_task_freeze(void)
 {
     struct profile_tasks *t = &profile_tasks;
     fold_running(t);
@@ -117,10 +117,10 @@ void profile_tasks_freeze(void)
     frozen->prof_rate = profile_frozen.prof_rate;
     frozen->samples_total = profile_frozen.samples;
     frozen->table = *t;
-    profile_tasks_clear();
+    profile_task_clear();
 }
 
-void profile_tasks_thaw(int delivered)
+void profile_task_thaw(int delivered)
 {
     struct profile_tasks *t = &profile_tasks;
     if (!frozen->valid)
@@ -142,7 +142,7 @@ void profile_tasks_thaw(int delivered)
     frozen->valid = 0;
 }
 
-void profile_tasks_forget(void)
+void profile_task_forget(void)
 {
     frozen->valid = 0;
 #if PROFILE_TFTP
@@ -234,29 +234,29 @@ static size_t image_read(const struct table_copy *c, size_t offset, void *buf, s
     return done;
 }
 
-size_t profile_tasks_image_size(void)
+size_t profile_task_image_size(void)
 {
     return image_size(frozen);
 }
 
-size_t profile_tasks_image_read(size_t offset, void *buf, size_t len)
+size_t profile_task_image_read(size_t offset, void *buf, size_t len)
 {
     return image_read(frozen, offset, buf, len);
 }
 
 #if PROFILE_TFTP
-size_t profile_tasks_kept_size(uint32_t *generation)
+size_t profile_task_kept_size(uint32_t *generation)
 {
     *generation = kept_generation;
     return image_size(kept);
 }
 
-size_t profile_tasks_kept_read(size_t offset, void *buf, size_t len)
+size_t profile_task_kept_read(size_t offset, void *buf, size_t len)
 {
     return image_read(kept, offset, buf, len);
 }
 
-int profile_tasks_kept_ended(uint32_t generation)
+int profile_task_kept_ended(uint32_t generation)
 {
     return generation != kept_generation;
 }

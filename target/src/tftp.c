@@ -315,11 +315,11 @@ static int kept_close(struct transfer *t, int final_acked)
 
 #if PROFILE_STACKS
 static const struct kept_file kept_stacks = {
-    profile_stacks_kept_size, profile_stacks_kept_read, profile_stacks_kept_ended,
+    profile_stack_kept_size, profile_stack_kept_read, profile_stack_kept_ended,
     &tftpd.stats.stacks_completed};
 #endif
 static const struct kept_file kept_tasks = {
-    profile_tasks_kept_size, profile_tasks_kept_read, profile_tasks_kept_ended,
+    profile_task_kept_size, profile_task_kept_read, profile_task_kept_ended,
     &tftpd.stats.tasks_completed};
 
 #define KEPT_FILE(fname, owner) \

@@ -170,14 +170,14 @@ static int write_file(const char *path, struct profile_gmon_reader *r, size_t si
 static size_t tasks_piece(struct profile_gmon_reader *r, size_t at, void *buf, size_t len)
 {
     (void)r;
-    return profile_tasks_image_read(at, buf, len);
+    return profile_task_image_read(at, buf, len);
 }
 
 #if PROFILE_STACKS
 static size_t stacks_piece(struct profile_gmon_reader *r, size_t at, void *buf, size_t len)
 {
     (void)r;
-    return profile_stacks_image_read(at, buf, len);
+    return profile_stack_image_read(at, buf, len);
 }
 #endif
 
@@ -258,10 +258,10 @@ int profile_write(const char *path)
         rc = write_file(path, &r, profile_gmon_size(&r), gmon_piece);
 #if PROFILE_STACKS
         if (rc == 0)
-            rc = write_companion(path, ".stacks", &r, profile_stacks_image_size(), stacks_piece);
+            rc = write_companion(path, ".stacks", &r, profile_stack_image_size(), stacks_piece);
 #endif
         if (rc == 0)
-            rc = write_companion(path, ".tasks", &r, profile_tasks_image_size(), tasks_piece);
+            rc = write_companion(path, ".tasks", &r, profile_task_image_size(), tasks_piece);
         /* Complete: the data is in the file(s), and dropped here. Else it goes back. */
         profile_snapshot_release(&r, rc == 0);
     }

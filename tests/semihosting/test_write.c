@@ -142,7 +142,7 @@ static int setup(void **state)
     memset(&file, 0, sizeof file);
     free(tasks_file.data);
     memset(&tasks_file, 0, sizeof tasks_file);
-    profile_tasks_clear();
+    profile_task_clear();
     profile_tasks.used = 1;
     profile_tasks.current = 0;
     return 0;

@@ -100,10 +100,10 @@ static struct image parse(const uint8_t *p, size_t size)
 static struct image frozen_image(void)
 {
     static uint8_t buf[256];
-    size_t size = profile_tasks_image_size();
+    size_t size = profile_task_image_size();
     assert_true(size > 0 && size <= sizeof buf);
     for (size_t at = 0; at < size; at += 5)
-        assert_int_equal(profile_tasks_image_read(at, buf + at, 5),
+        assert_int_equal(profile_task_image_read(at, buf + at, 5),
                          size - at < 5 ? size - at : 5);
     return parse(buf, size);
 }
@@ -148,13 +148,13 @@ static void test_samples_follow_the_running_task(void **state)
 
     /* Delivered (TFTP's gmon.out): kept for `get gmon.tasks`, the live counts start again. */
     uint32_t generation;
-    assert_int_equal(profile_tasks_kept_size(&generation), 0);
+    assert_int_equal(profile_task_kept_size(&generation), 0);
     profile_snapshot_release(&r, PROFILE_SNAPSHOT_DELIVERED_GMON);
-    size_t size = profile_tasks_kept_size(&generation);
+    size_t size = profile_task_kept_size(&generation);
     uint8_t buf[256];
     assert_true(size > 0 && size <= sizeof buf);
-    assert_int_equal(profile_tasks_kept_read(0, buf, size), size);
-    assert_false(profile_tasks_kept_ended(generation));
+    assert_int_equal(profile_task_kept_read(0, buf, size), size);
+    assert_false(profile_task_kept_ended(generation));
     m = parse(buf, size);
     assert_int_equal(m.samples, 22);
     assert_int_equal(m.task_samples[1], 13);
@@ -162,9 +162,9 @@ static void test_samples_follow_the_running_task(void **state)
     assert_int_equal(profile_snapshot_take(&r), 0);
     assert_int_equal(frozen_image().task_samples[1], 1);
     profile_snapshot_release(&r, PROFILE_SNAPSHOT_DELIVERED_GMON);
-    assert_true(profile_tasks_kept_ended(generation));  /* replaced */
+    assert_true(profile_task_kept_ended(generation));  /* replaced */
     profile_off();
-    assert_int_equal(profile_tasks_kept_size(&generation), 0);   /* forgotten */
+    assert_int_equal(profile_task_kept_size(&generation), 0);   /* forgotten */
 }
 
 static void test_full_table_is_counted(void **state)
