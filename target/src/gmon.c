@@ -65,15 +65,6 @@ uint64_t profile_gmon_bytes_max(uint64_t nbins, uint64_t nranges, uint64_t narcs
            split * pieces(UINT32_MAX) * PIECE_BYTES + narcs * ARC_BYTES;
 }
 
-/* The first overflow entry of s whose bin is b or above (ovf_used if none). */
-static uint32_t ovf_from(const struct profile_state *s, uint32_t b)
-{
-    uint32_t j = 0;
-    while (j < s->ovf_used && s->ovf[j].bin < b)
-        j++;
-    return j;
-}
-
 /*
  * One histogram record of the image, found by offset: either bins [bin, bin + nbins) as
  * they are in s->bins (count 0), or one piece of an overflowed bucket (nbins 1, count its
@@ -103,7 +94,7 @@ static int hist_locate(const struct profile_state *s, size_t pos, struct hist_re
     for (uint32_t r = 0; r < s->nranges; r++) {
         const struct profile_hist_range *g = &s->ranges[r];
         uint32_t b = g->first, end = g->first + g->nbins;
-        for (uint32_t j = ovf_from(s, b);; j++) {
+        for (uint32_t j = profile_ovf_lower_bound(s, b);; j++) {
             uint32_t stop = j < s->ovf_used && s->ovf[j].bin < end ? s->ovf[j].bin : end;
             if (stop > b) {
                 size_t len = HIST_HDR_BYTES + (size_t)(stop - b) * 2;

@@ -10,7 +10,7 @@
 #include "profile_priv.h"
 
 /* The first entry of s whose bin is b or above (ovf_used if none): entries are sorted. */
-static uint32_t ovf_lower_bound(const struct profile_state *s, uint32_t b)
+uint32_t profile_ovf_lower_bound(const struct profile_state *s, uint32_t b)
 {
     uint32_t lo = 0, hi = s->ovf_used;
     while (lo < hi) {
@@ -25,7 +25,7 @@ static uint32_t ovf_lower_bound(const struct profile_state *s, uint32_t b)
 
 uint32_t profile_bin_count(const struct profile_state *s, uint32_t b)
 {
-    uint32_t i = ovf_lower_bound(s, b);
+    uint32_t i = profile_ovf_lower_bound(s, b);
     uint32_t high = i < s->ovf_used && s->ovf[i].bin == b ? s->ovf[i].high : 0;
     return high + s->bins[b];   /* (no wrap: high <= 2^32-1 - 0xFFFF) */
 }
@@ -33,7 +33,7 @@ uint32_t profile_bin_count(const struct profile_state *s, uint32_t b)
 void profile_bin_store(struct profile_state *s, uint32_t b, uint64_t count, int stuck)
 {
     uint32_t was = s->bins[b];
-    uint32_t i = ovf_lower_bound(s, b);
+    uint32_t i = profile_ovf_lower_bound(s, b);
     int has = i < s->ovf_used && s->ovf[i].bin == b;
     if (count >= UINT32_MAX) {
         count = UINT32_MAX;     /* what is above is refused */

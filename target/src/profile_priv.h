@@ -268,6 +268,8 @@ void profile_arc_add(struct profile_state *s, uint32_t from, uint32_t self, uint
 
 /* The true count of bucket b of s: its bin plus its overflow entry's high part. */
 uint32_t profile_bin_count(const struct profile_state *s, uint32_t b);
+/* The first overflow entry of s whose bin is b or above (ovf_used if none). */
+uint32_t profile_ovf_lower_bound(const struct profile_state *s, uint32_t b);
 
 /* Sets bucket b's true count to count (or to 2^32-1 if more), in its bin and, past what
  * the bin holds, its overflow entry (taking a free one, or giving it back); stuck (or a

@@ -489,20 +489,6 @@ void profile_stack_compact(void)
     memset(map, 0, sizeof frozen->compact_map);
 }
 
-/* Puts v as n bytes in the target's byte order. */
-static uint8_t *put(uint8_t *p, uint64_t v, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++) {
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        unsigned shift = 8 * (n - 1 - i);
-#else
-        unsigned shift = 8 * i;
-#endif
-        *p++ = (uint8_t)(v >> shift);
-    }
-    return p;
-}
-
 #define STACKS_HEADER 56u
 #define ADDR_BYTES    ((unsigned)sizeof(uintptr_t))
 #define NODE_BYTES    (12u + 2u * ADDR_BYTES)
@@ -520,27 +506,27 @@ static size_t stacks_record(const struct tree_counts *c, uint32_t index, uint8_t
     if (index == 0) {
         memcpy(p, "gmst", 4);
         p += 4;
-        p = put(p, 1, 4);
-        p = put(p, 0x01020304u, 4);
-        p = put(p, ADDR_BYTES, 1);
-        p = put(p, 0, 3);
-        p = put(p, c->prof_rate, 4);
-        p = put(p, c->nodes_used, 4);
-        p = put(p, c->samples_total, 4);
-        p = put(p, c->samples_overhead, 4);
-        p = put(p, c->samples_truncated, 4);
-        p = put(p, c->calls_unrecorded, 4);
-        p = put(p, c->frames_repaired, 4);
-        p = put(p, c->calls_unhooked, 4);
-        p = put(p, c->switches_lost, 4);
-        p = put(p, 0, 4);
+        p = profile_put_uint(p, 1, 4);
+        p = profile_put_uint(p, 0x01020304u, 4);
+        p = profile_put_uint(p, ADDR_BYTES, 1);
+        p = profile_put_uint(p, 0, 3);
+        p = profile_put_uint(p, c->prof_rate, 4);
+        p = profile_put_uint(p, c->nodes_used, 4);
+        p = profile_put_uint(p, c->samples_total, 4);
+        p = profile_put_uint(p, c->samples_overhead, 4);
+        p = profile_put_uint(p, c->samples_truncated, 4);
+        p = profile_put_uint(p, c->calls_unrecorded, 4);
+        p = profile_put_uint(p, c->frames_repaired, 4);
+        p = profile_put_uint(p, c->calls_unhooked, 4);
+        p = profile_put_uint(p, c->switches_lost, 4);
+        p = profile_put_uint(p, 0, 4);
     } else {
         const struct profile_stack_node *n = &profile_stacks.nodes[index - 1];
-        p = put(p, n->parent, 4);
-        p = put(p, n->self, ADDR_BYTES);
-        p = put(p, n->from, ADDR_BYTES);
-        p = put(p, c->calls[index - 1], 4);
-        p = put(p, c->samples[index - 1], 4);
+        p = profile_put_uint(p, n->parent, 4);
+        p = profile_put_uint(p, n->self, ADDR_BYTES);
+        p = profile_put_uint(p, n->from, ADDR_BYTES);
+        p = profile_put_uint(p, c->calls[index - 1], 4);
+        p = profile_put_uint(p, c->samples[index - 1], 4);
     }
     return (size_t)(p - rec);
 }

@@ -41,7 +41,7 @@ SWEPT = ("profile_snapshot_take", "profile_snapshot_release", "merge_back", "ste
          "arc_insert", "arc_promote", "__gnu_mcount_nc", "profile_reset", "profile_on",
          "profile_off", "profile_stop",
          "profile_set_layout", "profile_start_timer", "profile_on_ranges",
-         "hist_count_slow", "profile_bin_store", "profile_bin_count", "ovf_lower_bound")
+         "hist_count_slow", "profile_bin_store", "profile_bin_count", "profile_ovf_lower_bound")
 
 
 def swept_functions():
