@@ -109,7 +109,7 @@ static struct sym *walk_lines(struct symtab *tab, struct srcinfo *si,
 		/* as BFD: the innermost DWARF function (inlined or not, by its linkage name
 		 * if it has one), else the symbol table's function */
 		int linkage = 0;
-		func = srcinfo_function(si, vma, &linkage);
+		func = srcinfo_function(si, &linkage);
 		if (!func)
 			func = code_name(ci, vma);
 		if (!func)
