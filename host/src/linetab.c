@@ -566,9 +566,12 @@ static void sort_sequences(struct linetab *t)
 	}
 }
 
-/* ADDR's row: 1 with its LINE and FILE entry, or 0. */
-int linetab_lookup(const struct linetab *t, uint64_t addr, unsigned *line, unsigned *file)
+/* ADDR's row: 1 with its LINE and FILE entry, or 0; *NEXT is an address above ADDR up
+ * to which (not included) every address gets the same answer. */
+int linetab_lookup(const struct linetab *t, uint64_t addr, unsigned *line, unsigned *file,
+		   uint64_t *next)
 {
+	*next = addr + 1;
 	if (!t)
 		return 0;
 	const struct lseq *s = NULL;
@@ -583,8 +586,13 @@ int linetab_lookup(const struct linetab *t, uint64_t addr, unsigned *line, unsig
 		else
 			break;
 	}
-	if (!s || addr < s->low || addr >= s->high)
+	if (!s || addr < s->low || addr >= s->high) {
+		if (lo < t->nseqs && t->seqs[lo].low > addr)
+			*next = t->seqs[lo].low;    /* (between sequences: no row) */
+		else if (lo >= t->nseqs)
+			*next = UINT64_MAX;
 		return 0;
+	}
 	const size_t *o = t->order + s->first;
 	const struct lrow *row = NULL;
 	size_t mid = 0;
@@ -602,6 +610,7 @@ int linetab_lookup(const struct linetab *t, uint64_t addr, unsigned *line, unsig
 	if (!row || addr < row->addr || mid + 1 >= s->n || addr >= t->rows[o[mid + 1]].addr ||
 	    row->end || o[mid] == s->last)
 		return 0;
+	*next = t->rows[o[mid + 1]].addr < s->high ? t->rows[o[mid + 1]].addr : s->high;
 	*line = row->line;
 	*file = row->file;
 	return 1;

@@ -78,6 +78,8 @@ struct srcinfo {
 	size_t *npaths;
 	size_t last_cu;         /* the unit that gave the last answer */
 	size_t last_fn;         /* its innermost function at that address (NONE: none) */
+	uint64_t until;         /* the answers of the units asked so far hold up to here */
+	unsigned long learnt;   /* counts what was learnt: units read, looked into, ranges */
 };
 
 #define NONE SIZE_MAX
@@ -85,8 +87,15 @@ struct srcinfo {
 /* Learn a range of unit CU (BFD's arange_add into its trie). */
 static void learn(struct srcinfo *si, uint64_t lo, uint64_t hi, size_t cu)
 {
+	si->learnt++;
 	if (hi > lo)
 		addrtrie_add(&si->trie, cu, lo, hi);
+}
+
+static void until_min(struct srcinfo *si, uint64_t next)
+{
+	if (next < si->until)
+		si->until = next;
 }
 
 /* The contents of section SCN (NULL if it has none, or only compressed). */
@@ -302,8 +311,9 @@ static void build_segments(struct functab *t)
 	free(ends);
 }
 
-/* The innermost function of unit CU at ADDR (an index into its table, or NONE). */
-static size_t func_at(const struct srcinfo *si, size_t cu, uint64_t addr)
+/* The innermost function of unit CU at ADDR (an index into its table, or NONE); *NEXT
+ * the address where that may change. */
+static size_t func_at(const struct srcinfo *si, size_t cu, uint64_t addr, uint64_t *next)
 {
 	const struct functab *t = &si->funcs[cu];
 	size_t lo = 0, hi = t->nseg;            /* first segment with lo > addr */
@@ -314,6 +324,7 @@ static size_t func_at(const struct srcinfo *si, size_t cu, uint64_t addr)
 		else
 			hi = mid;
 	}
+	*next = lo < t->nseg ? t->seg[lo].lo : UINT64_MAX;
 	return lo ? t->seg[lo - 1].f : NONE;
 }
 
@@ -326,6 +337,7 @@ static int look_into(struct srcinfo *si, size_t cu)
 	if (t->built)
 		return si->lines[cu] != NULL;
 	t->built = 1;
+	si->learnt++;
 	Dwarf_Attribute at;
 	Dwarf_Word off;
 	Dwarf_Die cudie;
@@ -402,9 +414,13 @@ static int answer(struct srcinfo *si, size_t cu, uint64_t addr, const char **fil
 	si->last_fn = NONE;
 	if (!look_into(si, cu))
 		return 0;
-	size_t fn = si->last_fn = func_at(si, cu, addr);
+	uint64_t fnext, lnext;
+	size_t fn = si->last_fn = func_at(si, cu, addr, &fnext);
 	unsigned ln, fi;
-	if (!linetab_lookup(si->lines[cu], addr, &ln, &fi))
+	int found = linetab_lookup(si->lines[cu], addr, &ln, &fi, &lnext);
+	until_min(si, fnext);
+	until_min(si, lnext);
+	if (!found)
 		return fn != NONE ? -1 : 0;
 	const char *f;
 	if (ln == 0 || ln > INT_MAX || !(f = file_name(si, cu, fi)))
@@ -422,14 +438,25 @@ static int cu_holds(const struct srcinfo *si, size_t cu, uint64_t addr)
 	return 0;
 }
 
-int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line)
+/* The leaf's part in how far an answer holds: its end, its ranges' ends. */
+static void leaf_until(struct srcinfo *si, const struct addrtrie_node *leaf, uint64_t addr,
+		       uint64_t last)
 {
-	if (!si)
-		return 0;
+	si->until = last == UINT64_MAX ? UINT64_MAX : last + 1;
+	for (size_t i = 0; i < addrtrie_leaf_size(leaf); i++) {
+		const struct addrtrie_range *k = addrtrie_leaf_range(leaf, i);
+		until_min(si, k->lo > addr ? k->lo : k->hi > addr ? k->hi : UINT64_MAX);
+	}
+}
+
+static int lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line)
+{
 	int r;
 	/* the units of the leaf that holds the address whose ranges there hold it, in the
 	 * leaf's order (asking a unit can add ranges to the leaf: they are looked at too) */
-	const struct addrtrie_node *leaf = addrtrie_leaf(&si->trie, addr);
+	uint64_t last;
+	const struct addrtrie_node *leaf = addrtrie_leaf(&si->trie, addr, &last);
+	leaf_until(si, leaf, addr, last);
 	for (size_t i = 0; i < addrtrie_leaf_size(leaf); i++)
 		si->mark[addrtrie_leaf_range(leaf, i)->cu] = 0;
 	for (size_t i = 0; i < addrtrie_leaf_size(leaf); i++) {
@@ -459,6 +486,22 @@ int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *li
 			return r > 0;
 	}
 	return 0;
+}
+
+/* ADDR's source FILE and LINE: 1, or 0 if none.  If UNTIL is not NULL, *UNTIL is an
+ * address above ADDR below which every address gets the same answer, the same function
+ * and the same state: the same units asked, each answering as for ADDR (no range, row
+ * or function of theirs starts or ends between), nothing new learnt. */
+int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line,
+		   uint64_t *until)
+{
+	if (!si)
+		return 0;
+	unsigned long learnt = si->learnt;
+	int r = lookup(si, addr, file, line);
+	if (until)
+		*until = si->learnt == learnt && si->until > addr ? si->until : addr + 1;
+	return r;
 }
 
 /* The name BFD gives the function at the address of the last successful srcinfo_lookup:

@@ -7,7 +7,8 @@
 
 struct srcinfo;
 struct srcinfo *srcinfo_open(int fd);
-int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line);
+int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line,
+		   uint64_t *until);
 const char *srcinfo_function(struct srcinfo *si, int *linkage);
 void srcinfo_close(struct srcinfo *si);
 
