@@ -219,6 +219,24 @@ if command -v g++ > /dev/null; then
 		run_set cxx-containers-Os "-b -pcontainers.cc"
 		check_ann "cxx-containers-Os [-A -y]" "$W/cxx-containers-Os" -A -y ../prog ../gmon.out
 	fi
+	# A larger C++ program, generated (gen-cxx.sh): 10 units of 40 functions in anonymous
+	# namespaces (ten of each name), a class template instantiated three times and
+	# std::vector, std::map and std::string members emitted in every unit, virtual
+	# members: about 900 functions at -O0.  Two runs of different lengths, summed too
+	# (-s writes gmon.sum from both).
+	d=$W/cxx-large
+	if host/tests/gen-cxx.sh "$d/src" 10 40 && g++ -pg -O0 -g "$d"/src/*.cc -o "$d/prog" 2> "$d/cc.err" &&
+		(cd "$d" && ./prog 20000 && mv gmon.out gmon.1 && ./prog 30000 && mv gmon.out gmon.2 &&
+		 cp gmon.1 gmon.out); then
+		run_set cxx-large "-b -pu3.cc" "-b -Qu5.cc" "-b -q_ZN5unit33runEi" "--no-demangle -b" \
+			"-l -b --inline-file-names" "-A -l -x -b"
+		check "cxx-large [-s, two runs]" "$d" -s -b prog gmon.1 gmon.2
+		check "cxx-large [-l -b, two runs]" "$d" -l -b prog gmon.1 gmon.2
+		check "cxx-large [-A, two runs]" "$d" -A prog gmon.1 gmon.2
+		check_ann "cxx-large [-A -y]" "$d" -A -y ../prog ../gmon.out
+	else
+		nok "cxx-large: generating, building or running"; sed 's/^/# /' "$d/cc.err" | head
+	fi
 else
 	skip "C++ demangling" "g++ is not installed"
 fi
