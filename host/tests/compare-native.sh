@@ -168,6 +168,27 @@ else
 	nok "many: building or running"; sed 's/^/# /' "$d/cc.err" | head
 fi
 
+# File names made of the line table's directory and file entries (tgprof reads them as
+# BFD does): sources named relative to the compilation directory, in a subdirectory, with
+# a function from a header in an include directory; the entries as DWARF 4 and DWARF 5
+# lay them out (5 numbers them from 0, its entry 0 the compilation directory).
+d=$W/relpaths
+mkdir -p "$d/sub" "$d/inc"
+cp "$P/cycles.c" "$d/sub/"
+echo 'static inline int hinl(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * x; return s; }' > "$d/inc/h.h"
+printf '#include "h.h"\nint use(int x) { return hinl(x); }\n' > "$d/sub/use.c"
+for v in 4 5; do
+	if (cd "$d" && gcc -pg -O0 -gdwarf-$v -Iinc sub/cycles.c sub/use.c -o prog$v 2> cc.err &&
+		./prog$v > /dev/null && mv gmon.out gmon$v.out); then
+		for o in "-b -L" "-l -b -L" "-A" "-l -C" "-b --inline-file-names -L"; do
+			# shellcheck disable=SC2086
+			check "relpaths DWARF $v [$o]" "$d" $o prog$v gmon$v.out
+		done
+	else
+		nok "relpaths DWARF $v: building or running"; sed 's/^/# /' "$d/cc.err" | head
+	fi
+done
+
 # A real program of some size: tgprof itself, built with -pg, analysing a generated
 # profile of 20000 functions (its own sorting, hashing and printing get the samples).
 d=$W/self
