@@ -1,5 +1,5 @@
-/* Source file and line of an address, from DWARF (units, functions and file names
- * through libdw, line tables as BFD decodes them: linetab.c), found the way BFD finds
+/* Source file and line of an address, from DWARF (units and functions through libdw,
+ * line tables and their file entries as BFD decodes them: linetab.c), found the way BFD finds
  * them for gprof.  BFD reads compilation units lazily, in .debug_info order, until one
  * holds the address; it remembers the ranges of the units it has read, and of the
  * functions and line sequences of the units it has looked into, in a trie whose leaves
