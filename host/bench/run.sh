@@ -2,10 +2,11 @@
 # make bench: GNU gprof 2.40 and tgprof side by side on generated large inputs (an ELF
 # with N functions, a gmon.out with a histogram and a random call graph of M arcs, which
 # makes large cycles).  Prints seconds for each tool, the ratio, and whether the outputs
-# are identical.  Sizes are picked to show gprof's quadratic parts in about a minute;
+# are identical.  Times are CPU time (user + system): the machine may be shared.  Sizes are picked to show gprof's quadratic parts in about a minute;
 # BENCH_SIZES="functions:arcs[:tgprof-only] ..." overrides them; the last default size
 # runs tgprof alone (gprof 2.40 needs 5 to 7 minutes for it) unless BENCH_FULL=1, which
-# runs gprof on every size and compares the outputs there too.
+# runs gprof on every size and compares the outputs there too.  Then a C and a C++
+# program as users build them, in CPU time (BENCH_PROGRAMS=0 leaves them out).
 set -u
 SRC=$(cd "$(dirname "$0")/../src" && pwd)
 B=${BUILD:-build}/host
@@ -17,7 +18,6 @@ W=$B/bench
 mkdir -p "$W" && cd "$W" || exit 1
 sizes=${BENCH_SIZES:-"10000:20000 50000:100 50000:50000 50000:100000 50000:200000:tgprof-only"}
 
-now() { date +%s.%N; }
 # input NF NA: f$NF.elf, NF functions (made once), and g$NF-$NA.out, a profile of it with
 # NA arcs.
 input() {
@@ -27,21 +27,27 @@ input() {
 	fi
 	"$G" gmon f$nf.elf g$nf-$na.out -s 1 -a "$na" -n $((nf * 4))
 }
+# cpu OUT RUNS CMD...: the CPU seconds (user + system) of RUNS runs of CMD, its output
+# to OUT (bash's times: the children's line).
+cpu() {
+	local out=$1 runs=$2
+	shift 2
+	( for _ in $(seq "$runs"); do "$@" > "$out" 2> /dev/null; done; times ) |
+		awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); print u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
+}
 # both LABEL RUNS PREC ARGS...: gprof and tgprof on ARGS, RUNS times each, and a row of the
-# table: the mean seconds of a run (PREC decimals; the ratio PREC - 2), and whether the
-# outputs are identical (if not, status 1).
+# table: the CPU seconds (user + system) of a run (PREC decimals; the ratio PREC - 2), and
+# whether the outputs are identical (if not, status 1).
 both() {
-	local label=$1 runs=$2 p=$3 t0 t1 t2 g o same=identical
+	local label=$1 runs=$2 p=$3 g o same=identical
 	shift 3
-	t0=$(now); for _ in $(seq "$runs"); do gprof "$@" > ref.out; done
-	t1=$(now); for _ in $(seq "$runs"); do "$T" "$@" > our.out; done
-	t2=$(now)
-	g=$(awk "BEGIN { print ($t1 - $t0) / $runs }") o=$(awk "BEGIN { print ($t2 - $t1) / $runs }")
+	g=$(awk "BEGIN { print $(cpu ref.out "$runs" gprof "$@") / $runs }")
+	o=$(awk "BEGIN { print $(cpu our.out "$runs" "$T" "$@") / $runs }")
 	cmp -s ref.out our.out || { same=DIFFERENT; status=1; }
 	printf "%-26s %10.${p}f %10.${p}f %7.$((p - 2))fx  %s (%s lines)\n" "$label" "$g" "$o" \
-		"$(awk "BEGIN { print $g / $o }")" "$same" "$(wc -l < ref.out)"
+		"$(awk "BEGIN { print $g / ($o > 0 ? $o : 1e-4) }")" "$same" "$(wc -l < ref.out)"
 }
-printf '%-26s %10s %10s %8s  %s\n' "input" "gprof [s]" "tgprof [s]" "ratio" "output"
+printf '%-26s %10s %10s %8s  %s\n' "input [CPU s a run]" "gprof" "tgprof" "ratio" "output"
 [ "${BENCH_FULL:-0}" = 1 ] && echo "(BENCH_FULL=1: gprof on every size; the largest takes minutes)"
 status=0
 for sz in $sizes; do
@@ -49,9 +55,8 @@ for sz in $sizes; do
 	elf=f$nf.elf
 	input "$nf" "$na" || exit 1
 	if [ -n "$only" ] && [ "${BENCH_FULL:-0}" != 1 ]; then
-		t1=$(now); "$T" -b $elf g$nf-$na.out > our.out; t2=$(now)
 		printf '%-26s %10s %10.2f %8s  %s\n' "$nf functions, $na arcs" "(skipped)" \
-			"$(awk "BEGIN { print $t2 - $t1 }")" "-" "tgprof only ($(wc -l < our.out) lines)"
+			"$(cpu our.out 1 "$T" -b $elf g$nf-$na.out)" "-" "tgprof only ($(wc -l < our.out) lines)"
 		continue
 	fi
 	both "$nf functions, $na arcs" 1 2 -b $elf g$nf-$na.out
@@ -81,6 +86,59 @@ if [ "${BENCH_DWARF:-1}" != 0 ]; then
 		# shellcheck disable=SC2086
 		both "DWARF, 10k functions, $o" 1 2 $o $d/prog $d/gmon.out
 	done
+fi
+# median A B C
+median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+# programs LABEL RUNS ARGS...: gprof and tgprof on ARGS, in CPU time (user + system) per
+# run: three rounds of RUNS runs each, the tools alternating, the median round; -s's
+# gmon.sum compared too.
+programs() {
+	local label=$1 runs=$2 g=() o=() same=identical
+	shift 2
+	for _ in 1 2 3; do
+		rm -f gmon.sum; g+=("$(cpu ref.out "$runs" gprof "$@")"); [ ! -f gmon.sum ] || mv gmon.sum ref.sum
+		rm -f gmon.sum; o+=("$(cpu our.out "$runs" "$T" "$@")")
+	done
+	local gm om
+	gm=$(awk "BEGIN { print $(median "${g[@]}") / $runs }") om=$(awk "BEGIN { print $(median "${o[@]}") / $runs }")
+	cmp -s ref.out our.out || { same=DIFFERENT; status=1; }
+	if [ -f ref.sum ] && ! cmp -s <(tail -c +21 ref.sum) <(tail -c +21 gmon.sum); then
+		same=DIFFERENT; status=1
+	fi
+	rm -f ref.sum gmon.sum
+	printf "%-34s %8.4f %8.4f %6.1fx  %s (%s lines)\n" "$label" "$gm" "$om" \
+		"$(awk "BEGIN { print $gm / ($om > 0 ? $om : 1e-4) }")" "$same" "$(wc -l < ref.out)"
+}
+# Programs as users build them, in CPU time: a C program (tgprof itself, the real one
+# below) and a C++ one, generated (host/tests/gen-cxx.sh: 10 units of 40 functions in
+# anonymous namespaces, class templates, standard containers; about 900 functions at
+# -O0), each with two runs' profiles.  gprof's time there is mostly reading the ELF's
+# symbols and DWARF; tgprof reads each once, and only what the report needs.
+if [ "${BENCH_PROGRAMS:-1}" != 0 ]; then
+	p=cxx
+	if [ ! -f $p/gmon.2 ]; then
+		mkdir -p $p && "$SRC"/../tests/gen-cxx.sh $p/src 10 40 &&
+			g++ -pg -O0 -g $p/src/*.cc -o $p/prog &&
+			(cd $p && ./prog 20000 && mv gmon.out gmon.1 && ./prog 30000 && mv gmon.out gmon.2) ||
+			exit 1
+	fi
+	{ [ -f f10000.elf ] && [ -f g10000-20000.out ]; } || input 10000 20000 || exit 1
+	(cd $p && gcc -std=gnu11 -O2 -g -pg "$SRC"/*.c -lelf -ldw -lm -ldl -o tgprof-pg &&
+	 ./tgprof-pg -b ../f10000.elf ../g10000-20000.out > /dev/null && mv gmon.out c.1 &&
+	 ./tgprof-pg -b -l prog gmon.1 > /dev/null && mv gmon.out c.2) || exit 1
+	printf '\n%-34s %8s %8s %7s  %s\n' "program, options [CPU s a run]" "gprof" "tgprof" "ratio" "output"
+	cd $p || exit 1
+	for o in "-b" "" "-A" "-b -l" "-l -C"; do
+		# shellcheck disable=SC2086
+		programs "C, tgprof, ${o:-(none)}" 5 $o tgprof-pg c.1 c.2
+	done
+	for o in "-b" "" "-A" "-b -l" "-l -C"; do
+		# shellcheck disable=SC2086
+		programs "C++, 900 fns, ${o:-(none)}" 3 $o prog gmon.1 gmon.2
+	done
+	programs "C++, 900 fns, -s (gmon.sum)" 3 -s -b prog gmon.1 gmon.2
+	cd .. || exit 1
+	echo
 fi
 # A real program: tgprof itself, built with -pg (-O2 -g, as a user would), profiled while
 # it reads the 50000-function input above (made here if BENCH_SIZES left it out); then

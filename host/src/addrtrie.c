@@ -117,14 +117,18 @@ void addrtrie_add(struct addrtrie *t, size_t cu, uint64_t lo, uint64_t hi)
 	t->root = insert(t, t->root, 0, 0, cu, lo, hi);
 }
 
-const struct addrtrie_node *addrtrie_leaf(const struct addrtrie *t, uint64_t addr)
+/* The leaf that holds ADDR (NULL: none), and the last address of the block it covers. */
+const struct addrtrie_node *addrtrie_leaf(const struct addrtrie *t, uint64_t addr, uint64_t *last)
 {
 	const struct addrtrie_node *n = t->root;
 	int bits = VMA_BITS - 8;
+	uint64_t span = UINT64_MAX;              /* the addresses below the bits walked */
 	while (n && n->room == 0) {
 		n = n->child[(addr >> bits) & 0xff];
+		span = bits ? UINT64_MAX >> (VMA_BITS - bits) : 0;
 		bits -= 8;
 	}
+	*last = addr | span;
 	return n;
 }
 

@@ -238,14 +238,21 @@ static void annotation_summary(const struct options *o, FILE *out, struct srcfil
 {
 	if (o->table_length > 0) {
 		fprintf(out, "\n\nTop %d Lines:\n\n     Line      Count\n\n", o->table_length);
-		msort_ptrs((void **)sf->line, (size_t)sf->num_lines, cmp_ncalls, NULL);
-		int n = o->table_length < sf->num_lines ? o->table_length : sf->num_lines;
-		for (int i = 0; i < n; i++) {
-			const struct line_entry *e = sf->line[i];
-			if (!e || e->ncalls == 0)
+		/* gprof sorts every line, those without a count last: the lines with one,
+		 * sorted alone (stably), come out in the same order */
+		void **counted = xmalloc(((size_t)sf->num_lines + 1) * sizeof *counted);
+		size_t n = 0;
+		for (int i = 0; i < sf->num_lines; i++)
+			if (sf->line[i])
+				counted[n++] = sf->line[i];
+		msort_ptrs(counted, n, cmp_ncalls, NULL);
+		for (size_t i = 0; i < n && i < (size_t)o->table_length; i++) {
+			const struct line_entry *e = counted[i];
+			if (e->ncalls == 0)
 				break;
 			fprintf(out, "%9d %10lu\n", e->line, e->ncalls);
 		}
+		free(counted);
 	}
 	fputs("\nExecution Summary:\n\n", out);
 	fprintf(out, "%9ld   Executable lines in this file\n", exec_lines);
@@ -272,18 +279,15 @@ static int annotate_file(const struct options *o, struct srcfile *sf, int *first
 		return -1;
 	}
 	long exec_lines = 0, lines_done = 0;
-	char ann[17];
-	int line_num = 1, new_line = 1, ch;
-	while ((ch = getc(in)) != EOF) {
-		if (new_line) {
-			annotate_with_count(o, ann, 16, line_num, sf, &exec_lines, &lines_done);
-			fputs(ann, out);
-			++line_num;
-			new_line = 0;
-		}
-		new_line = ch == '\n';
-		fputc(ch, out);
+	char ann[17], *text = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	for (int line_num = 1; (len = getline(&text, &cap, in)) > 0; line_num++) {
+		annotate_with_count(o, ann, 16, line_num, sf, &exec_lines, &lines_done);
+		fputs(ann, out);
+		fwrite(text, 1, (size_t)len, out);
 	}
+	free(text);
 	fclose(in);
 	annotation_summary(o, out, sf, exec_lines, lines_done);
 	if (out != stdout)

@@ -25,12 +25,13 @@ static cxa_demangle_fn load(void)
 	return fn;
 }
 
+/* (libstdc++ is loaded only once a name looks mangled: a C program never needs it.) */
 static char *v3(const char *name)
 {
-	cxa_demangle_fn fn = load();
-	if (!fn)
-		return NULL;
+	cxa_demangle_fn fn;
 	if (name[0] == '_' && name[1] == 'Z') {
+		if (!(fn = load()))
+			return NULL;
 		int st = 0;
 		char *r = fn(name, NULL, NULL, &st);
 		if (st != 0) {
@@ -40,7 +41,7 @@ static char *v3(const char *name)
 		return r;
 	}
 	if (!strncmp(name, "_GLOBAL_", 8) && (name[8] == '.' || name[8] == '_' || name[8] == '$') &&
-	    (name[9] == 'D' || name[9] == 'I') && name[10] == '_') {
+	    (name[9] == 'D' || name[9] == 'I') && name[10] == '_' && load()) {
 		const char *rest = name + 11;
 		char *d = v3(rest);
 		const char *what = name[9] == 'I' ? "global constructors keyed to "

@@ -429,7 +429,7 @@ static void elf_fill_sym(struct elf_reader *r, struct sym *s, size_t n, const GE
 	s->order = n;
 	const char *f;
 	int line;
-	if (r->si && srcinfo_lookup(r->si, v, &f, &line)) {
+	if (r->si && srcinfo_lookup(r->si, v, &f, &line, NULL)) {
 		s->file = xstrdup(f);
 		symtab_note_file(r->tab, f);
 		s->line = line;
@@ -495,6 +495,10 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 	if (!rc) {
 		tab->strings_keep = r.strings;
 		r.strings = NULL;
+	}
+	if (!rc && o->want_code_syms && r.si && (tab->dwarf_fd = dup(r.fd)) >= 0) {
+		tab->si = r.si;         /* -l asks on */
+		r.si = NULL;
 	}
 	srcinfo_close(r.si);
 	free(r.strings);

@@ -101,18 +101,22 @@ static struct sym *walk_lines(struct symtab *tab, struct srcinfo *si,
 	size_t n = 0, cap = 0;
 	size_t prev = SIZE_MAX;
 	const char *func = NULL;
-	for (uint64_t vma = tab->text_start; si && vma < tab->text_end; vma++) {
+	/* (the addresses up to where the answer may change get the same line symbol: after
+	 * one DWARF answers for, the walk goes on from there) */
+	for (uint64_t vma = tab->text_start, next; si && vma < tab->text_end; vma = next) {
 		const char *file;
 		int line;
-		if (!srcinfo_lookup(si, vma, &file, &line))
+		uint64_t until;
+		next = vma + 1;
+		if (!srcinfo_lookup(si, vma, &file, &line, &until))
 			continue;
 		/* as BFD: the innermost DWARF function (inlined or not, by its linkage name
 		 * if it has one), else the symbol table's function */
 		int linkage = 0;
-		func = srcinfo_function(si, vma, &linkage);
-		if (!func)
-			func = code_name(ci, vma);
-		if (!func)
+		func = srcinfo_function(si, &linkage);
+		if (func)
+			next = until;
+		else if (!(func = code_name(ci, vma)))
 			continue;
 		struct sym *p = prev != SIZE_MAX ? &lines[prev] : NULL;
 		if (p && p->line == line && !strcmp(p->name, func) && !strcmp(p->file, file))
@@ -138,14 +142,19 @@ int symtab_add_lines(struct symtab *tab, const char *path)
 	for (size_t i = 0; i < tab->ncode; i++)
 		ci.v[i] = &tab->code[i];
 	msort_ptrs((void **)ci.v, ci.n, cmp_code, NULL);
-	int fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return error_errno("%s", path);
-	struct srcinfo *si = srcinfo_open(fd);
+	int fd = -1;
+	struct srcinfo *si = tab->si;
+	if (!si) {              /* (the symbols were read without DWARF at hand) */
+		if ((fd = open(path, O_RDONLY)) < 0)
+			return free(ci.v), error_errno("%s", path);
+		si = srcinfo_open(fd);
+	}
 	size_t n;
 	struct sym *lines = walk_lines(tab, si, &ci, &n);
-	srcinfo_close(si);
-	close(fd);
+	if (fd >= 0) {
+		srcinfo_close(si);
+		close(fd);
+	}
 	free(ci.v);
 	/* line symbols first, then the function symbols, and sort again */
 	struct sym *all = xcalloc(n + tab->len + 1, sizeof *all);

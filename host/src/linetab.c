@@ -22,7 +22,10 @@
  *   file, from DWARF 5 on (the standard says 1: the out-of-line members of C++ templates
  *   whose code comes from a header that is entry 1 are named after the .cc file).
  * - Each finished sequence's span (lowest to highest row address) is a range the unit
- *   claims (arange_add), empty spans ignored. */
+ *   claims (arange_add), empty spans ignored.
+ * - The header's directory and file tables are read here too (decoding the table once):
+ *   entry numbers as BFD's (entry 1 is the first before DWARF 5, entry 0 from DWARF 5
+ *   on); a DWARF 5 form BFD cannot read, or entries with no format, lose the table. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +53,17 @@ struct lseq {
 	size_t first, n;           /* after sorting: its rows in order[first..first+n) */
 };
 
+struct lfile {
+	const char *name;          /* NULL: the entry has no path */
+	uint64_t dir;
+};
+
 struct linetab {
+	unsigned version;
+	const char **dirs;         /* the directory table, in the file's numbering */
+	size_t ndirs, dirs_cap;
+	struct lfile *files;       /* the file table (DW_LNE_define_file's entries too) */
+	size_t nfiles, files_cap;
 	struct lrow *rows;
 	size_t nrows, rows_cap;
 	struct lseq *seqs;
@@ -97,12 +110,6 @@ static uint64_t rd_leb(struct rd *r, int sign)
 	if (sign && sh < 64 && (b & 0x40))
 		v |= ~(uint64_t)0 << sh;
 	return v;
-}
-
-static void rd_string(struct rd *r)
-{
-	const unsigned char *z = memchr(r->p, 0, (size_t)(r->end - r->p));
-	r->p = z ? z + 1 : r->end;
 }
 
 /* ---- BFD's add_line_info ---------------------------------------------------------- */
@@ -174,6 +181,8 @@ struct lhead {
 	unsigned version, min_inst, max_ops, line_range, opcode_base;
 	int line_base;
 	const unsigned char *std_len;   /* standard_opcode_lengths[1..opcode_base - 1] */
+	size_t offsize;                 /* 4, or 8 in 64-bit DWARF */
+	const unsigned char *tables, *prog;  /* the directory and file tables, the program */
 };
 
 /* The header, with BFD's checks; R is left at the line program, and its end at the
@@ -189,6 +198,7 @@ static int read_header(struct rd *r, struct lhead *h)
 	if (len > (uint64_t)(r->end - r->p))
 		return -1;
 	r->end = r->p + len;
+	h->offsize = offsize;
 	h->version = (unsigned)rd_fixed(r, 2);
 	if (h->version < 2 || h->version > 5 ||
 	    (size_t)(r->end - r->p) <= offsize + (h->version >= 5 ? 8 : h->version >= 4 ? 6 : 5))
@@ -214,8 +224,149 @@ static int read_header(struct rd *r, struct lhead *h)
 	    (size_t)(r->end - r->p) <= h->opcode_base - 1 ||
 	    (size_t)(prog - r->p) < h->opcode_base - 1)
 		return -1;
-	r->p = prog;                        /* (the file tables are libdw's business) */
+	h->tables = r->p + h->opcode_base - 1;
+	h->prog = prog;
+	r->p = prog;
 	return 0;
+}
+
+/* ---- the directory and file tables -------------------------------------------------- */
+static void add_dir(struct linetab *t, const char *dir)
+{
+	if (t->ndirs == t->dirs_cap) {
+		t->dirs_cap = t->dirs_cap ? 2 * t->dirs_cap : 16;
+		t->dirs = xrealloc(t->dirs, t->dirs_cap * sizeof *t->dirs);
+	}
+	t->dirs[t->ndirs++] = dir;
+}
+
+static void add_file(struct linetab *t, const char *name, uint64_t dir)
+{
+	if (t->nfiles == t->files_cap) {
+		t->files_cap = t->files_cap ? 2 * t->files_cap : 16;
+		t->files = xrealloc(t->files, t->files_cap * sizeof *t->files);
+	}
+	t->files[t->nfiles++] = (struct lfile){name, dir};
+}
+
+/* A NUL-terminated string at R (NULL if it runs past the end), R moved past it. */
+static const char *rd_cstring(struct rd *r)
+{
+	const unsigned char *s = r->p, *z = memchr(s, 0, (size_t)(r->end - s));
+	r->p = z ? z + 1 : r->end;
+	return z ? (const char *)s : NULL;
+}
+
+/* The string at offset OFF of a string section (NULL if it is not all there). */
+static const char *sec_string(const unsigned char *sec, size_t size, uint64_t off)
+{
+	if (!sec || off >= size || !memchr(sec + off, 0, size - off))
+		return NULL;
+	return (const char *)sec + off;
+}
+
+/* Before DWARF 5: the include directories, then the file entries, each list ended by an
+ * empty string. */
+static void read_tables_v4(struct linetab *t, struct rd *r)
+{
+	const char *s;
+	while ((s = rd_cstring(r)) && *s)
+		add_dir(t, s);
+	while ((s = rd_cstring(r)) && *s) {
+		uint64_t dir = rd_leb(r, 0);
+		rd_leb(r, 0), rd_leb(r, 0);         /* time, size */
+		add_file(t, s, dir);
+	}
+}
+
+/* One attribute of a DWARF 5 entry in FORM: a string (*STR) or a number (*NUM); -1 for
+ * a form BFD does not read there. */
+static int read_form(struct rd *r, const struct linesecs *secs, size_t offsize, uint64_t form,
+		     const char **str, uint64_t *num)
+{
+	switch (form) {
+	case DW_FORM_string: *str = rd_cstring(r); return 0;
+	case DW_FORM_line_strp:
+		*str = sec_string(secs->line_str, secs->line_str_size, rd_fixed(r, offsize));
+		return 0;
+	case DW_FORM_strp: *str = sec_string(secs->str, secs->str_size, rd_fixed(r, offsize)); return 0;
+	case DW_FORM_udata: *num = rd_leb(r, 0); return 0;
+	case DW_FORM_data1: *num = rd_fixed(r, 1); return 0;
+	case DW_FORM_data2: *num = rd_fixed(r, 2); return 0;
+	case DW_FORM_data4: *num = rd_fixed(r, 4); return 0;
+	case DW_FORM_data8: *num = rd_fixed(r, 8); return 0;
+	case DW_FORM_data16: rd_fixed(r, 8), rd_fixed(r, 8); return 0;
+	case DW_FORM_block: {
+		uint64_t len = rd_leb(r, 0);
+		r->p += len < (uint64_t)(r->end - r->p) ? len : (uint64_t)(r->end - r->p);
+		return 0;
+	}
+	default: return -1;
+	}
+}
+
+/* DWARF 5: a list of entries (directories, or FILES), each laid out by the formats
+ * before it (BFD's read_formatted_entries); -1 where BFD drops the table. */
+static int read_entries_v5(struct linetab *t, struct rd *r, const struct linesecs *secs,
+			   size_t offsize, int files)
+{
+	uint64_t fmt[255][2];                    /* content type, form */
+	unsigned nfmt = (unsigned)rd_fixed(r, 1);
+	for (unsigned i = 0; i < nfmt; i++)
+		fmt[i][0] = rd_leb(r, 0), fmt[i][1] = rd_leb(r, 0);
+	uint64_t count = rd_leb(r, 0);
+	if (count && !nfmt)
+		return -1;
+	for (uint64_t k = 0; k < count; k++) {
+		if (r->p >= r->end)
+			return -1;                   /* (every entry takes a byte at least) */
+		const char *name = NULL;
+		uint64_t dir = 0;
+		for (unsigned i = 0; i < nfmt; i++) {
+			const char *str = NULL;
+			uint64_t num = 0;
+			if (read_form(r, secs, offsize, fmt[i][1], &str, &num))
+				return -1;
+			if (fmt[i][0] == DW_LNCT_path)
+				name = str;
+			else if (fmt[i][0] == DW_LNCT_directory_index)
+				dir = num;
+		}
+		if (files)
+			add_file(t, name, dir);
+		else
+			add_dir(t, name);
+	}
+	return 0;
+}
+
+static int read_tables(struct linetab *t, const struct lhead *h, const struct linesecs *secs)
+{
+	struct rd r = {h->tables, h->prog, secs->big};
+	t->version = h->version;
+	if (h->version < 5) {
+		read_tables_v4(t, &r);
+		return 0;
+	}
+	if (read_entries_v5(t, &r, secs, h->offsize, 0))
+		return -1;
+	return read_entries_v5(t, &r, secs, h->offsize, 1);
+}
+
+/* File entry FILE (numbered as in the line program): its path (*NAME, NULL if it has
+ * none) and its directory's (*DIR, NULL: the unit's compilation directory); 0 if there
+ * is no such entry. */
+int linetab_file(const struct linetab *t, unsigned file, const char **name, const char **dir)
+{
+	uint64_t i = t->version >= 5 ? file : (uint64_t)file - 1;
+	if (file == 0 && t->version < 5)
+		return 0;
+	if (i >= t->nfiles)
+		return 0;
+	*name = t->files[i].name;
+	uint64_t d = t->version >= 5 ? t->files[i].dir : t->files[i].dir - 1;
+	*dir = (t->version >= 5 || t->files[i].dir) && d < t->ndirs ? t->dirs[d] : NULL;
+	return 1;
 }
 
 /* The state machine's registers. */
@@ -277,10 +428,14 @@ static int extended_op(struct linetab *t, struct rd *r, struct lstate *st,
 		st->addr = rd_fixed(r, addr_size);
 		st->op_index = 0;
 		return 0;
-	case DW_LNE_define_file:
-		rd_string(r);
-		rd_leb(r, 0), rd_leb(r, 0), rd_leb(r, 0);
+	case DW_LNE_define_file: {
+		const char *name = rd_cstring(r);
+		uint64_t dir = rd_leb(r, 0);
+		rd_leb(r, 0), rd_leb(r, 0);
+		if (name)
+			add_file(t, name, dir);
 		return 0;
+	}
 	case DW_LNE_set_discriminator:
 		rd_leb(r, 0);
 		return 0;
@@ -411,9 +566,12 @@ static void sort_sequences(struct linetab *t)
 	}
 }
 
-/* ADDR's row: 1 with its LINE and FILE entry, or 0. */
-int linetab_lookup(const struct linetab *t, uint64_t addr, unsigned *line, unsigned *file)
+/* ADDR's row: 1 with its LINE and FILE entry, or 0; *NEXT is an address above ADDR up
+ * to which (not included) every address gets the same answer. */
+int linetab_lookup(const struct linetab *t, uint64_t addr, unsigned *line, unsigned *file,
+		   uint64_t *next)
 {
+	*next = addr + 1;
 	if (!t)
 		return 0;
 	const struct lseq *s = NULL;
@@ -428,8 +586,13 @@ int linetab_lookup(const struct linetab *t, uint64_t addr, unsigned *line, unsig
 		else
 			break;
 	}
-	if (!s || addr < s->low || addr >= s->high)
+	if (!s || addr < s->low || addr >= s->high) {
+		if (lo < t->nseqs && t->seqs[lo].low > addr)
+			*next = t->seqs[lo].low;    /* (between sequences: no row) */
+		else if (lo >= t->nseqs)
+			*next = UINT64_MAX;
 		return 0;
+	}
 	const size_t *o = t->order + s->first;
 	const struct lrow *row = NULL;
 	size_t mid = 0;
@@ -447,23 +610,24 @@ int linetab_lookup(const struct linetab *t, uint64_t addr, unsigned *line, unsig
 	if (!row || addr < row->addr || mid + 1 >= s->n || addr >= t->rows[o[mid + 1]].addr ||
 	    row->end || o[mid] == s->last)
 		return 0;
+	*next = t->rows[o[mid + 1]].addr < s->high ? t->rows[o[mid + 1]].addr : s->high;
 	*line = row->line;
 	*file = row->file;
 	return 1;
 }
 
-/* The line table at offset OFF of .debug_line (SEC, SIZE bytes), of a unit whose
+/* The line table at offset OFF of .debug_line (in SECS), of a unit whose
  * addresses are ADDR_SIZE bytes; NULL where BFD would have none (it says why on its
  * standard error; gprof's standard output does not change). */
-struct linetab *linetab_read(const unsigned char *sec, size_t size, uint64_t off, int big,
-			     unsigned addr_size)
+struct linetab *linetab_read(const struct linesecs *secs, uint64_t off, unsigned addr_size)
 {
-	if (!sec || size < 16 || off >= size)
+	if (!secs->line || secs->line_size < 16 || off >= secs->line_size)
 		return NULL;
-	struct rd r = {sec + off, sec + size, big};
+	struct rd r = {secs->line + off, secs->line + secs->line_size, secs->big};
 	struct lhead h;
 	struct linetab *t = xcalloc(1, sizeof *t);
-	if (read_header(&r, &h) != 0 || decode(t, &r, &h, addr_size) != 0) {
+	if (read_header(&r, &h) != 0 || read_tables(t, &h, secs) != 0 ||
+	    decode(t, &r, &h, addr_size) != 0) {
 		linetab_free(t);
 		return NULL;
 	}
@@ -482,6 +646,8 @@ void linetab_free(struct linetab *t)
 {
 	if (!t)
 		return;
+	free(t->dirs);
+	free(t->files);
 	free(t->rows);
 	free(t->seqs);
 	free(t->order);

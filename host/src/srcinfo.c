@@ -1,5 +1,5 @@
-/* Source file and line of an address, from DWARF (units, functions and file names
- * through libdw, line tables as BFD decodes them: linetab.c), found the way BFD finds
+/* Source file and line of an address, from DWARF (units and functions through libdw,
+ * line tables and their file entries as BFD decodes them: linetab.c), found the way BFD finds
  * them for gprof.  BFD reads compilation units lazily, in .debug_info order, until one
  * holds the address; it remembers the ranges of the units it has read, and of the
  * functions and line sequences of the units it has looked into, in a trie whose leaves
@@ -34,18 +34,27 @@ struct range {
 	size_t cu;
 };
 
-/* A unit's functions (subprograms, inlined subroutines), as BFD's lookup table. */
+/* A unit's functions (subprograms, inlined subroutines), as BFD's lookup table.  Their
+ * names are read when first asked for (-l only). */
 struct func {
 	uint64_t lo, hi;
 	size_t seq;             /* DIE order: BFD prefers the later of two equal ranges */
-	const char *name;
-	int linkage;
+	Dwarf_Off die;          /* its DIE, for the name */
+};
+
+/* From LO up to the next segment's LO, the innermost function is v[f] (NONE: none). */
+struct fseg {
+	uint64_t lo;
+	size_t f;
 };
 
 struct functab {
 	struct func *v;         /* by lo */
 	size_t n;
-	uint64_t maxlen;
+	struct fseg *seg;       /* by lo: the innermost function at every address */
+	size_t nseg;
+	const char **name;      /* per function, once asked (NULL: not yet) */
+	unsigned char *linkage; /* per function: the name is a linkage name */
 	int built;
 };
 
@@ -62,44 +71,66 @@ struct srcinfo {
 	size_t *without;        /* read units without ranges, latest first */
 	size_t nwithout;
 	unsigned char *mark;    /* per unit: asked already (BFD's unit->mark) */
-	char *path;             /* the last answer */
 	/* the line tables (linetab.c) */
-	const unsigned char *line_sec; /* .debug_line */
-	size_t line_size;
-	int line_big;
+	struct linesecs secs;
 	struct linetab **lines; /* per unit, once looked into (NULL: BFD's unit error) */
+	char ***paths;          /* per unit, its file entries' paths, once asked */
+	size_t *npaths;
 	size_t last_cu;         /* the unit that gave the last answer */
+	size_t last_fn;         /* its innermost function at that address (NONE: none) */
+	uint64_t until;         /* the answers of the units asked so far hold up to here */
+	unsigned long learnt;   /* counts what was learnt: units read, looked into, ranges */
 };
+
+#define NONE SIZE_MAX
 
 /* Learn a range of unit CU (BFD's arange_add into its trie). */
 static void learn(struct srcinfo *si, uint64_t lo, uint64_t hi, size_t cu)
 {
+	si->learnt++;
 	if (hi > lo)
 		addrtrie_add(&si->trie, cu, lo, hi);
 }
 
-/* Where .debug_line is, for linetab_read (line_sec NULL: not there, or not readable). */
-static void find_line_section(struct srcinfo *si)
+static void until_min(struct srcinfo *si, uint64_t next)
+{
+	if (next < si->until)
+		si->until = next;
+}
+
+/* The contents of section SCN (NULL if it has none, or only compressed). */
+static const unsigned char *section_data(Elf_Scn *scn, const GElf_Shdr *sh, size_t *size)
+{
+	Elf_Data *d;
+	if (sh->sh_type == SHT_NOBITS || (sh->sh_flags & SHF_COMPRESSED) ||
+	    !(d = elf_getdata(scn, NULL)) || !d->d_buf)
+		return NULL;          /* (libdw has decompressed what it reads) */
+	*size = d->d_size;
+	return d->d_buf;
+}
+
+/* Where .debug_line and the string sections its tables refer to are, for linetab_read
+ * (NULL: not there, or not readable). */
+static void find_line_sections(struct srcinfo *si)
 {
 	Elf *e = dwarf_getelf(si->dw);
 	size_t shstrndx;
 	GElf_Ehdr eh;
 	if (!e || !gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstrndx) != 0)
 		return;
-	si->line_big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	struct linesecs *ls = &si->secs;
+	ls->big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
 		GElf_Shdr sh;
 		const char *name;
-		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)) ||
-		    strcmp(name, ".debug_line") != 0)
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)))
 			continue;
-		Elf_Data *d;
-		if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED) ||
-		    !(d = elf_getdata(scn, NULL)) || !d->d_buf)
-			return;      /* (libdw has decompressed what it reads) */
-		si->line_sec = d->d_buf;
-		si->line_size = d->d_size;
-		return;
+		if (!strcmp(name, ".debug_line") && !ls->line)
+			ls->line = section_data(scn, &sh, &ls->line_size);
+		else if (!strcmp(name, ".debug_line_str") && !ls->line_str)
+			ls->line_str = section_data(scn, &sh, &ls->line_str_size);
+		else if (!strcmp(name, ".debug_str") && !ls->str)
+			ls->str = section_data(scn, &sh, &ls->str_size);
 	}
 }
 
@@ -144,8 +175,11 @@ struct srcinfo *srcinfo_open(int fd)
 	si->without = xmalloc((si->ncus + 1) * sizeof *si->without);
 	si->mark = xcalloc(si->ncus + 1, sizeof *si->mark);
 	si->lines = xcalloc(si->ncus + 1, sizeof *si->lines);
+	si->paths = xcalloc(si->ncus + 1, sizeof *si->paths);
+	si->npaths = xcalloc(si->ncus + 1, sizeof *si->npaths);
 	si->last_cu = SIZE_MAX;
-	find_line_section(si);
+	si->last_fn = NONE;
+	find_line_sections(si);
 	return si;
 }
 
@@ -158,13 +192,6 @@ static void collect_funcs(struct functab *t, size_t *cap, Dwarf_Die *die, int de
 		int tag = dwarf_tag(&child);
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
 		    tag == DW_TAG_entry_point) {
-			Dwarf_Attribute at;
-			const char *name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_linkage_name, &at));
-			if (!name)
-				name = dwarf_formstring(dwarf_attr_integrate(&child, DW_AT_MIPS_linkage_name, &at));
-			int linkage = name != NULL;
-			if (!name)
-				name = dwarf_diename(&child);
 			size_t my = (*seq)++;
 			Dwarf_Addr base, lo, hi;
 			ptrdiff_t r = 0;
@@ -175,13 +202,31 @@ static void collect_funcs(struct functab *t, size_t *cap, Dwarf_Die *die, int de
 					*cap = *cap ? 2 * *cap : 64;
 					t->v = xrealloc(t->v, *cap * sizeof *t->v);
 				}
-				t->v[t->n++] = (struct func){lo, hi, my, name, linkage};
-				if (hi - lo > t->maxlen)
-					t->maxlen = hi - lo;
+				t->v[t->n++] = (struct func){lo, hi, my, dwarf_dieoffset(&child)};
 			}
 		}
 		collect_funcs(t, cap, &child, depth + 1, seq);
 	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* Function N's name: by its linkage name if it has one (*LINKAGE set), else its own. */
+static const char *func_name(struct srcinfo *si, struct functab *t, size_t n, int *linkage)
+{
+	if (!t->name) {
+		t->name = xcalloc(t->n, sizeof *t->name);
+		t->linkage = xcalloc(t->n, sizeof *t->linkage);
+	}
+	Dwarf_Die die;
+	Dwarf_Attribute at;
+	if (!t->name[n] && dwarf_offdie(si->dw, t->v[n].die, &die)) {
+		const char *name = dwarf_formstring(dwarf_attr_integrate(&die, DW_AT_linkage_name, &at));
+		if (!name)
+			name = dwarf_formstring(dwarf_attr_integrate(&die, DW_AT_MIPS_linkage_name, &at));
+		t->linkage[n] = name != NULL;
+		t->name[n] = name ? name : dwarf_diename(&die);
+	}
+	*linkage = t->linkage[n];
+	return t->name[n];
 }
 
 static int cmp_func(const void *l, const void *r)
@@ -192,31 +237,95 @@ static int cmp_func(const void *l, const void *r)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* The innermost function of unit CU at ADDR: the smallest range holding it, the later
- * DIE of two equal ones (BFD's lookup_address_in_function_table). */
-static const struct func *func_at(struct srcinfo *si, size_t cu, uint64_t addr)
+/* Whether function A is the better answer where both hold an address: the smaller
+ * range, of two equal ones the later DIE (BFD's lookup_address_in_function_table). */
+static int better_func(const struct func *a, const struct func *b)
+{
+	uint64_t la = a->hi - a->lo, lb = b->hi - b->lo;
+	return la < lb || (la == lb && a->seq > b->seq);
+}
+
+/* A binary heap of function indices, the better on top. */
+struct fheap {
+	size_t *h, n;
+	const struct func *v;
+};
+
+static void fheap_push(struct fheap *q, size_t f)
+{
+	size_t i = q->n++;
+	for (; i > 0 && better_func(&q->v[f], &q->v[q->h[(i - 1) / 2]]); i = (i - 1) / 2)
+		q->h[i] = q->h[(i - 1) / 2];
+	q->h[i] = f;
+}
+
+static void fheap_pop(struct fheap *q)
+{
+	size_t last = q->h[--q->n], i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= q->n)
+			break;
+		if (c + 1 < q->n && better_func(&q->v[q->h[c + 1]], &q->v[q->h[c]]))
+			c++;
+		if (!better_func(&q->v[q->h[c]], &q->v[last]))
+			break;
+		q->h[i] = q->h[c];
+		i = c;
+	}
+	if (q->n)
+		q->h[i] = last;
+}
+
+static int cmp_u64(const void *l, const void *r)
+{
+	uint64_t a = *(const uint64_t *)l, b = *(const uint64_t *)r;
+	return a < b ? -1 : a > b;
+}
+
+/* The innermost function at every address of unit CU's table T (sorted by lo), as
+ * segments: a sweep over the ranges' ends, the best open range on a heap (ranges that
+ * have ended are dropped when they come to the top).  n log n, whatever the nesting. */
+static void build_segments(struct functab *t)
+{
+	uint64_t *ends = xmalloc((t->n + 1) * sizeof *ends);
+	for (size_t i = 0; i < t->n; i++)
+		ends[i] = t->v[i].hi;
+	qsort(ends, t->n, sizeof *ends, cmp_u64);
+	struct fheap q = {xmalloc((t->n + 1) * sizeof *q.h), 0, t->v};
+	t->seg = xmalloc((2 * t->n + 1) * sizeof *t->seg);
+	size_t i = 0, j = 0;
+	while (i < t->n || j < t->n) {
+		uint64_t x = i < t->n && (j >= t->n || t->v[i].lo <= ends[j]) ? t->v[i].lo : ends[j];
+		for (; i < t->n && t->v[i].lo == x; i++)
+			fheap_push(&q, i);
+		for (; j < t->n && ends[j] == x; j++)
+			;
+		while (q.n && t->v[q.h[0]].hi <= x)
+			fheap_pop(&q);
+		size_t best = q.n ? q.h[0] : NONE;
+		if (!t->nseg || t->seg[t->nseg - 1].f != best)
+			t->seg[t->nseg++] = (struct fseg){x, best};
+	}
+	free(q.h);
+	free(ends);
+}
+
+/* The innermost function of unit CU at ADDR (an index into its table, or NONE); *NEXT
+ * the address where that may change. */
+static size_t func_at(const struct srcinfo *si, size_t cu, uint64_t addr, uint64_t *next)
 {
 	const struct functab *t = &si->funcs[cu];
-	size_t lo = 0, hi = t->n;               /* first with v.lo > addr */
+	size_t lo = 0, hi = t->nseg;            /* first segment with lo > addr */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (t->v[mid].lo <= addr)
+		if (t->seg[mid].lo <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	const struct func *best = NULL;
-	for (size_t i = lo; i-- > 0;) {
-		const struct func *f = &t->v[i];
-		if (addr - f->lo >= t->maxlen && f->lo + t->maxlen <= addr)
-			break;
-		if (addr >= f->hi)
-			continue;
-		if (!best || f->hi - f->lo < best->hi - best->lo ||
-		    (f->hi - f->lo == best->hi - best->lo && f->seq > best->seq))
-			best = f;
-	}
-	return best;
+	*next = lo < t->nseg ? t->seg[lo].lo : UINT64_MAX;
+	return lo ? t->seg[lo - 1].f : NONE;
 }
 
 /* Look into unit CU, once, as BFD's comp_unit_maybe_decode_line_info: decode its line
@@ -228,6 +337,7 @@ static int look_into(struct srcinfo *si, size_t cu)
 	if (t->built)
 		return si->lines[cu] != NULL;
 	t->built = 1;
+	si->learnt++;
 	Dwarf_Attribute at;
 	Dwarf_Word off;
 	Dwarf_Die cudie;
@@ -235,7 +345,7 @@ static int look_into(struct srcinfo *si, size_t cu)
 	if (!dwarf_attr(&si->cus[cu], DW_AT_stmt_list, &at) || dwarf_formudata(&at, &off) != 0 ||
 	    !dwarf_diecu(&si->cus[cu], &cudie, &addr_size, NULL))
 		return 0;
-	si->lines[cu] = linetab_read(si->line_sec, si->line_size, off, si->line_big, addr_size);
+	si->lines[cu] = linetab_read(&si->secs, off, addr_size);
 	if (!si->lines[cu])
 		return 0;
 	const uint64_t (*spans)[2];
@@ -248,29 +358,51 @@ static int look_into(struct srcinfo *si, size_t cu)
 		learn(si, t->v[i].lo, t->v[i].hi, cu);
 	if (t->n > 1)
 		qsort(t->v, t->n, sizeof *t->v, cmp_func);
+	build_segments(t);
 	return 1;
 }
 
-/* Unit CU's file entry FILE, prefixed with the unit's compilation directory if it is
- * relative (as BFD does); NULL if there is no such entry. */
+/* The path of a file entry as BFD's concat_filename makes it: NAME if it is absolute,
+ * else after its directory DIR if that is absolute, else after the unit's compilation
+ * directory COMP (and DIR between them). */
+static char *join_path(const char *comp, const char *dir, const char *name)
+{
+	if (name[0] == '/')
+		return xstrdup(name);
+	const char *first = dir && dir[0] == '/' ? NULL : comp, *second = dir;
+	if (!first) {
+		first = second;
+		second = NULL;
+	}
+	if (!first)
+		return xstrdup(name);
+	size_t n = strlen(first) + (second ? strlen(second) + 1 : 0) + strlen(name) + 2;
+	char *p = xmalloc(n);
+	if (second)
+		snprintf(p, n, "%s/%s/%s", first, second, name);
+	else
+		snprintf(p, n, "%s/%s", first, name);
+	return p;
+}
+
+/* Unit CU's file entry FILE, made a path once; NULL if there is no such entry. */
 static const char *file_name(struct srcinfo *si, size_t cu, unsigned file)
 {
-	Dwarf_Files *files;
-	size_t nfiles;
-	const char *f;
-	if (dwarf_getsrcfiles(&si->cus[cu], &files, &nfiles) != 0 || file >= nfiles ||
-	    !(f = dwarf_filesrc(files, file, NULL, NULL)))
+	const char *name, *dir;
+	if (!linetab_file(si->lines[cu], file, &name, &dir) || !name)
 		return NULL;
-	free(si->path);
-	si->path = NULL;
-	Dwarf_Attribute at;
-	const char *dir = dwarf_formstring(dwarf_attr(&si->cus[cu], DW_AT_comp_dir, &at));
-	if (f[0] == '/' || !dir || !*dir)
-		return f;
-	size_t n = strlen(dir) + strlen(f) + 2;
-	si->path = xmalloc(n);
-	snprintf(si->path, n, "%s/%s", dir, f);
-	return si->path;
+	if (file >= si->npaths[cu]) {
+		size_t n = si->npaths[cu], want = (size_t)file + 16;
+		si->paths[cu] = xrealloc(si->paths[cu], want * sizeof *si->paths[cu]);
+		memset(si->paths[cu] + n, 0, (want - n) * sizeof *si->paths[cu]);
+		si->npaths[cu] = want;
+	}
+	if (!si->paths[cu][file]) {
+		Dwarf_Attribute at;
+		const char *comp = dwarf_formstring(dwarf_attr(&si->cus[cu], DW_AT_comp_dir, &at));
+		si->paths[cu][file] = join_path(comp && *comp ? comp : NULL, dir, name);
+	}
+	return si->paths[cu][file];
 }
 
 /* Ask unit CU (BFD's comp_unit_find_nearest_line): 1 answered, 0 this unit does not
@@ -279,12 +411,17 @@ static const char *file_name(struct srcinfo *si, size_t cu, unsigned file)
 static int answer(struct srcinfo *si, size_t cu, uint64_t addr, const char **file, int *line)
 {
 	si->last_cu = cu;
+	si->last_fn = NONE;
 	if (!look_into(si, cu))
 		return 0;
-	const struct func *fn = func_at(si, cu, addr);
+	uint64_t fnext, lnext;
+	size_t fn = si->last_fn = func_at(si, cu, addr, &fnext);
 	unsigned ln, fi;
-	if (!linetab_lookup(si->lines[cu], addr, &ln, &fi))
-		return fn ? -1 : 0;
+	int found = linetab_lookup(si->lines[cu], addr, &ln, &fi, &lnext);
+	until_min(si, fnext);
+	until_min(si, lnext);
+	if (!found)
+		return fn != NONE ? -1 : 0;
 	const char *f;
 	if (ln == 0 || ln > INT_MAX || !(f = file_name(si, cu, fi)))
 		return -1;
@@ -301,14 +438,25 @@ static int cu_holds(const struct srcinfo *si, size_t cu, uint64_t addr)
 	return 0;
 }
 
-int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line)
+/* The leaf's part in how far an answer holds: its end, its ranges' ends. */
+static void leaf_until(struct srcinfo *si, const struct addrtrie_node *leaf, uint64_t addr,
+		       uint64_t last)
 {
-	if (!si)
-		return 0;
+	si->until = last == UINT64_MAX ? UINT64_MAX : last + 1;
+	for (size_t i = 0; i < addrtrie_leaf_size(leaf); i++) {
+		const struct addrtrie_range *k = addrtrie_leaf_range(leaf, i);
+		until_min(si, k->lo > addr ? k->lo : k->hi > addr ? k->hi : UINT64_MAX);
+	}
+}
+
+static int lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line)
+{
 	int r;
 	/* the units of the leaf that holds the address whose ranges there hold it, in the
 	 * leaf's order (asking a unit can add ranges to the leaf: they are looked at too) */
-	const struct addrtrie_node *leaf = addrtrie_leaf(&si->trie, addr);
+	uint64_t last;
+	const struct addrtrie_node *leaf = addrtrie_leaf(&si->trie, addr, &last);
+	leaf_until(si, leaf, addr, last);
 	for (size_t i = 0; i < addrtrie_leaf_size(leaf); i++)
 		si->mark[addrtrie_leaf_range(leaf, i)->cu] = 0;
 	for (size_t i = 0; i < addrtrie_leaf_size(leaf); i++) {
@@ -340,19 +488,31 @@ int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *li
 	return 0;
 }
 
-/* The name BFD gives the function at ADDR (after a successful srcinfo_lookup of ADDR):
+/* ADDR's source FILE and LINE: 1, or 0 if none.  If UNTIL is not NULL, *UNTIL is an
+ * address above ADDR below which every address gets the same answer, the same function
+ * and the same state: the same units asked, each answering as for ADDR (no range, row
+ * or function of theirs starts or ends between), nothing new learnt. */
+int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line,
+		   uint64_t *until)
+{
+	if (!si)
+		return 0;
+	unsigned long learnt = si->learnt;
+	int r = lookup(si, addr, file, line);
+	if (until)
+		*until = si->learnt == learnt && si->until > addr ? si->until : addr + 1;
+	return r;
+}
+
+/* The name BFD gives the function at the address of the last successful srcinfo_lookup:
  * the innermost function of the answering unit, by its linkage name if it has one;
  * NULL if there is none. */
-const char *srcinfo_function(struct srcinfo *si, uint64_t addr, int *linkage)
+const char *srcinfo_function(struct srcinfo *si, int *linkage)
 {
 	*linkage = 0;
-	if (!si || si->last_cu >= si->ncus)
+	if (!si || si->last_cu >= si->ncus || si->last_fn == NONE)
 		return NULL;
-	const struct func *f = func_at(si, si->last_cu, addr);
-	if (!f)
-		return NULL;
-	*linkage = f->linkage;
-	return f->name;
+	return func_name(si, &si->funcs[si->last_cu], si->last_fn, linkage);
 }
 
 void srcinfo_close(struct srcinfo *si)
@@ -360,8 +520,12 @@ void srcinfo_close(struct srcinfo *si)
 	if (!si)
 		return;
 	dwarf_end(si->dw);
-	for (size_t i = 0; i < si->ncus; i++)
+	for (size_t i = 0; i < si->ncus; i++) {
 		free(si->funcs[i].v);
+		free(si->funcs[i].seg);
+		free(si->funcs[i].name);
+		free(si->funcs[i].linkage);
+	}
 	free(si->funcs);
 	free(si->cus);
 	free(si->cufirst);
@@ -369,10 +533,14 @@ void srcinfo_close(struct srcinfo *si)
 	addrtrie_free(&si->trie);
 	for (size_t i = 0; i < si->ncus; i++) {
 		linetab_free(si->lines[i]);
+		for (size_t k = 0; k < si->npaths[i]; k++)
+			free(si->paths[i][k]);
+		free(si->paths[i]);
 	}
 	free(si->lines);
+	free(si->paths);
+	free(si->npaths);
 	free(si->without);
 	free(si->mark);
-	free(si->path);
 	free(si);
 }

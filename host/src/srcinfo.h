@@ -7,8 +7,9 @@
 
 struct srcinfo;
 struct srcinfo *srcinfo_open(int fd);
-int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line);
-const char *srcinfo_function(struct srcinfo *si, uint64_t addr, int *linkage);
+int srcinfo_lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line,
+		   uint64_t *until);
+const char *srcinfo_function(struct srcinfo *si, int *linkage);
 void srcinfo_close(struct srcinfo *si);
 
 #endif

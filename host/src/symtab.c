@@ -2,8 +2,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "error.h"
 #include "msort.h"
+#include "srcinfo.h"
 #include "symtab.h"
 
 static void sym_free(struct sym *s)
@@ -148,5 +150,9 @@ void symtab_release(struct symtab *tab)
 	for (size_t i = 0; i < tab->nfiles; i++)
 		free(tab->files[i]);
 	free(tab->files);
+	if (tab->si) {
+		srcinfo_close(tab->si);
+		close(tab->dwarf_fd);
+	}
 	memset(tab, 0, sizeof *tab);
 }

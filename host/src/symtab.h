@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 struct arc;
+struct srcinfo;
 
 /* -l: basic-block counts (gmon.out tag 2) of a line, gprof's bb_addr/bb_calls: the first
  * NBBS distinct addresses, an address of 0 marks the end. */
@@ -70,6 +71,9 @@ struct symtab {
 	size_t text_size;
 	struct code_sym *code;     /* -l: .text symbols by value (stable), for function names */
 	size_t ncode;
+	struct srcinfo *si;        /* -l: the DWARF the symbols were looked up in, as they left
+				    * it (BFD keeps its state for gprof's line symbols) */
+	int dwarf_fd;                 /* its file */
 };
 
 void symtab_finalize(struct symtab *tab);

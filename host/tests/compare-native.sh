@@ -168,6 +168,27 @@ else
 	nok "many: building or running"; sed 's/^/# /' "$d/cc.err" | head
 fi
 
+# File names made of the line table's directory and file entries (tgprof reads them as
+# BFD does): sources named relative to the compilation directory, in a subdirectory, with
+# a function from a header in an include directory; the entries as DWARF 4 and DWARF 5
+# lay them out (5 numbers them from 0, its entry 0 the compilation directory).
+d=$W/relpaths
+mkdir -p "$d/sub" "$d/inc"
+cp "$P/cycles.c" "$d/sub/"
+echo 'static inline int hinl(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * x; return s; }' > "$d/inc/h.h"
+printf '#include "h.h"\nint use(int x) { return hinl(x); }\n' > "$d/sub/use.c"
+for v in 4 5; do
+	if (cd "$d" && gcc -pg -O0 -gdwarf-$v -Iinc sub/cycles.c sub/use.c -o prog$v 2> cc.err &&
+		./prog$v > /dev/null && mv gmon.out gmon$v.out); then
+		for o in "-b -L" "-l -b -L" "-A" "-l -C" "-b --inline-file-names -L"; do
+			# shellcheck disable=SC2086
+			check "relpaths DWARF $v [$o]" "$d" $o prog$v gmon$v.out
+		done
+	else
+		nok "relpaths DWARF $v: building or running"; sed 's/^/# /' "$d/cc.err" | head
+	fi
+done
+
 # A real program of some size: tgprof itself, built with -pg, analysing a generated
 # profile of 20000 functions (its own sorting, hashing and printing get the samples).
 d=$W/self
@@ -218,6 +239,24 @@ if command -v g++ > /dev/null; then
 	if build cxx-containers-Os "-Os -gdwarf-5" 100000 containers.cc; then
 		run_set cxx-containers-Os "-b -pcontainers.cc"
 		check_ann "cxx-containers-Os [-A -y]" "$W/cxx-containers-Os" -A -y ../prog ../gmon.out
+	fi
+	# A larger C++ program, generated (gen-cxx.sh): 10 units of 40 functions in anonymous
+	# namespaces (ten of each name), a class template instantiated three times and
+	# std::vector, std::map and std::string members emitted in every unit, virtual
+	# members: about 900 functions at -O0.  Two runs of different lengths, summed too
+	# (-s writes gmon.sum from both).
+	d=$W/cxx-large
+	if host/tests/gen-cxx.sh "$d/src" 10 40 && g++ -pg -O0 -g "$d"/src/*.cc -o "$d/prog" 2> "$d/cc.err" &&
+		(cd "$d" && ./prog 20000 && mv gmon.out gmon.1 && ./prog 30000 && mv gmon.out gmon.2 &&
+		 cp gmon.1 gmon.out); then
+		run_set cxx-large "-b -pu3.cc" "-b -Qu5.cc" "-b -q_ZN5unit33runEi" "--no-demangle -b" \
+			"-l -b --inline-file-names" "-A -l -x -b"
+		check "cxx-large [-s, two runs]" "$d" -s -b prog gmon.1 gmon.2
+		check "cxx-large [-l -b, two runs]" "$d" -l -b prog gmon.1 gmon.2
+		check "cxx-large [-A, two runs]" "$d" -A prog gmon.1 gmon.2
+		check_ann "cxx-large [-A -y]" "$d" -A -y ../prog ../gmon.out
+	else
+		nok "cxx-large: generating, building or running"; sed 's/^/# /' "$d/cc.err" | head
 	fi
 else
 	skip "C++ demangling" "g++ is not installed"
