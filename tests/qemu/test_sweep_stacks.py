@@ -24,6 +24,9 @@ the first time each is reached, and runs gprof_dump there. Then:
   - per dump, a function's calls in the tree and in gmon.out's arcs differ by at most one:
     mcount counts a call a few instructions before the enter hook does, and a dump halted
     between the two has it in gmon.out and the tree in a later extraction.
+A dump while an abandoned snapshot is merged back is the exception, a known defect (TODO
+lines): gmon.out has the snapshot's bins and arcs moved so far, the tree none of its counts
+(profile_stack_thaw moves them in the release's last step), the next extraction the rest.
 """
 import os
 import re
@@ -123,9 +126,9 @@ class Ledger:
 
 def check_dumps(r, out, name_of, handler, found):
     """Each dump's pair (what is wrong added to found); returns what one boot's files hold:
-    files, tree_samples (+ overhead), in_trees ({function: calls}), lost (samples)."""
+    files, tree_samples (+ overhead), in_trees ({function: calls}), merging (dumps)."""
     files = sw.dump_files(out)
-    run = dict(files=files, tree_samples=0, in_trees={}, lost=0, merging=0)
+    run = dict(files=files, tree_samples=0, in_trees={}, merging=0)
     samples, calls = Ledger(), {}
     for i, path in enumerate(files):
         hdr, nodes = ts.read_stacks(os.path.splitext(path)[0] + ".stacks")
@@ -147,7 +150,6 @@ def check_dumps(r, out, name_of, handler, found):
             run["merging"] += 1
         elif diff == -1 and name_of(at or 0) in HIT_PATH:
             found["lost"].append(what)
-            run["lost"] += 1
         elif diff and samples.repay(diff) == 0:
             found["merging"].append(what + " (paid back)")
         elif diff:
@@ -223,11 +225,9 @@ def main():
     t.ok(found["pairs"] == [], "every dump's gmon.stacks holds its gmon.out's samples and "
          "overhead, every sample in a node (%d pairs; but for the known defects below)"
          % sum(len(x[1]["files"]) for x in runs), "\n".join(found["pairs"][:20]))
-    t.todo(found["lost"] == [], "no sample lost from the trees where gdb halts in the "
-           "sample's path", "known defect: a dump halted in __profile_hit before its call of "
-           "profile_stack_sample is run out of __profile_hit into profile_stack_sample, which "
-           "gdb/gprof.gdb does not step out of: gmon.out has the sample, the tree gets it "
-           "after gdb's reset, which drops it", "\n".join(found["lost"][:20]))
+    t.ok(found["lost"] == [], "no sample lost from the trees where gdb halts in the "
+         "sample's path (gdb/gprof.gdb steps out of profile_stack_sample as out of "
+         "__profile_hit)", "\n".join(found["lost"][:20]))
     for n, (r, run, tallies, fw) in enumerate(runs):
         m = tallies["discarded"].get("mismatched", 0) + tallies["delivered"].get("mismatched", 0)
         if m and run["merging"]:
@@ -263,8 +263,8 @@ def main():
             delivered=delivered.get("trees"),
             calls=in_trees == fw, calls_detail=(in_trees, fw),
             tree_samples=run["tree_samples"] + sum(x["samples"] + x["overhead"]
-                                                   for x in (delivered, discarded)) + run["lost"],
-            taken=r["samples_taken"], lost=run["lost"],
+                                                   for x in (delivered, discarded)),
+            taken=r["samples_taken"],
             gmon_bad=g["bad"] + ([d] if d["samples"] != d["in_bins"] + d["out_of_range"] +
                                  d["overhead"] else []),
             gmon_samples=g["samples"] + d["samples"],
@@ -282,9 +282,8 @@ def main():
          "delivered, the discarded and what remains = the calls the firmware counted",
          [x["calls_detail"] for x in totals if not x["calls"]][:1])
     t.ok(all(x["tree_samples"] == x["taken"] for x in totals), "the trees' samples + overhead "
-         "over the dumps, the delivered, the discarded and what remains, + those lost to the "
-         "known defect above (%d) = every sample the timer took (%d)"
-         % (sum(x["lost"] for x in totals), sum(x["taken"] for x in totals)),
+         "over the dumps, the delivered, the discarded and what remains = every sample the "
+         "timer took (%d)" % sum(x["taken"] for x in totals),
          [(x["tree_samples"], x["taken"]) for x in totals])
     t.ok(all(x["gmon_bad"] == [] for x in totals), "every gmon.out's header agrees with its "
          "bins", [x["gmon_bad"][:3] for x in totals])
