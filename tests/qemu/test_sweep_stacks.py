@@ -41,14 +41,16 @@ import test_sweep as sw  # noqa: E402
 ELF = os.path.join(h.FW_DIR, "sweep_stacks-mode.elf")
 OUT = os.path.join(h.OUT_ROOT, "sweep_stacks")
 # The stack mode's code (static ones by prefix), and the snapshot, reset and restart code
-# that calls it (profile_snapshot_release holds merge_back, profile_stop the compaction's
-# caller). profile_on_ranges and the bins' and arcs' slow paths are the plain sweep's.
+# that calls it (profile_snapshot_release and merge_back's phases, profile_stop the
+# compaction's caller). profile_on_ranges and the bins' and arcs' slow paths are the plain sweep's.
 SWEPT = ("__cyg_profile_func_enter", "__cyg_profile_func_exit", "profile_stack_sample",
          "profile_stack_switch", "profile_stack_freeze", "profile_stack_thaw",
          "profile_stack_forget", "profile_stack_compact", "profile_stack_clear", "child_node",
          "keep_path", "drop_left_frames", "image_read", "stacks_record",
          "profile_stacks_kept_size", "profile_stacks_kept_read", "profile_stacks_kept_ended",
          "profile_snapshot_take", "profile_snapshot_release", "merge_back", "step_begin",
+         "merge_arc_losses", "merge_overflow_entries", "merge_bins", "merge_unbinned_samples",
+         "merge_arcs", "zero_frozen_set",
          "__profile_hit", "hit_miss", "hist_count_slow", "profile_slow_path", "profile_clear",
          "profile_reset", "profile_on", "profile_off", "profile_stop")
 CONFIG = {"arm_at": "sweep_armed", "record": ["ssweep_merging"]}
