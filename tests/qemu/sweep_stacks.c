@@ -3,7 +3,7 @@
  * compiled with -pg (and so -finstrument-functions) at -O2 in the TFTP configuration with
  * CYGPKG_PROFILE_STACKS: its work has call paths of several depths (top;mid;leaf, a
  * static inline hooked helper inlined into mid, recursion), a longjmp that leaves two
- * frames (repaired), switches between thread ids through profile_stack_switch, and a -pg
+ * frames (repaired), switches between thread ids through profile_task_switch, and a -pg
  * fast timer handler that nests anywhere (a root of its own). Each round makes a gmon.out
  * transfer as the TFTP daemon does, delivered (then a transfer of the kept gmon.stacks)
  * or abandoned (merged back), snapshots taken and abandoned at once, and restarts from
@@ -108,9 +108,9 @@ KEEP void jumper(void)
 KEEP void in_thread(uintptr_t id)
 {
     calls[F_IN_THREAD]++;
-    profile_stack_switch(id);
+    profile_task_switch(id, NULL);
     top();
-    profile_stack_switch(0);
+    profile_task_switch(0, NULL);
 }
 
 KEEP void isr_leaf(void) { calls[F_ISR_LEAF]++; sink ^= 1; }

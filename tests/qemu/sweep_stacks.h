@@ -15,9 +15,9 @@
 #define SSWEEP_TAKES       4   /* extra snapshots per round, abandoned at once: the freeze
                                   and thaw sections need a pass per instruction too */
 #define SSWEEP_THREADS    64   /* thread ids switched to, two a round
-                                  (CYGNUM_PROFILE_STACKS_THREADS, tests/tests.mk): a new
-                                  id's path in profile_stack_switch, in a masked section,
-                                  runs once per id */
+                                  (CYGNUM_PROFILE_STACKS_THREADS and CYGNUM_PROFILE_TASKS,
+                                  tests/tests.mk): a new id's path in profile_task_switch,
+                                  in a masked section, runs once per id */
 #define SSWEEP_WORK        4   /* top() and mid() calls per round */
 #define SSWEEP_SPIN      100   /* value() calls in a loop per round: samples just after an
                                   exit hook (its epilogue window) */

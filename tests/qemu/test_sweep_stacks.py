@@ -44,7 +44,8 @@ OUT = os.path.join(h.OUT_ROOT, "sweep_stacks")
 # that calls it (profile_snapshot_release and merge_back's phases, profile_stop the
 # compaction's caller). profile_on_ranges and the bins' and arcs' slow paths are the plain sweep's.
 SWEPT = ("__cyg_profile_func_enter", "__cyg_profile_func_exit", "profile_stack_sample",
-         "profile_stack_switch", "profile_stack_freeze", "profile_stack_thaw",
+         "profile_stack_switch", "profile_task_switch", "profile_stack_select",
+         "fold_running", "profile_stack_freeze", "profile_stack_thaw",
          "profile_stack_forget", "profile_stack_compact", "profile_stack_clear", "child_node",
          "keep_path", "drop_left_frames", "image_read", "stacks_record",
          "profile_stacks_kept_size", "profile_stacks_kept_read", "profile_stacks_kept_ended",
@@ -191,7 +192,7 @@ def main():
     os.makedirs(OUT)
     funcs = sw.swept_functions(ELF, SWEPT)
     t.ok({"__cyg_profile_func_enter", "__cyg_profile_func_exit", "profile_stack_sample",
-          "profile_stack_switch", "profile_stack_freeze", "profile_stack_thaw",
+          "profile_task_switch", "profile_stack_freeze", "profile_stack_thaw",
           "profile_stack_compact", "profile_stack_clear"} <= set(funcs),
          "the swept functions are in the firmware", sorted(funcs))
     name_of = ts.namer(ELF)
