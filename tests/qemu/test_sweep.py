@@ -44,14 +44,16 @@ SWEPT = ("profile_snapshot_take", "profile_snapshot_release", "merge_back", "ste
          "hist_count_slow", "profile_bin_store", "profile_bin_count", "profile_ovf_lower_bound")
 
 
-def swept_functions(elf=ELF, swept=SWEPT):
-    """{name: (start, size)} of the swept functions present in the ELF."""
+def swept_functions(elf=ELF, swept=SWEPT, accept=lambda name, start: True):
+    """{name: (start, size)} of the swept functions present in the ELF (and accepted: two
+    files may each have a static function of that name)."""
     p = subprocess.run([NM, "-S", "--defined-only", elf], stdout=subprocess.PIPE, text=True,
                        check=True)
     funcs = {}
     for line in p.stdout.splitlines():
         f = line.split()
-        if len(f) == 4 and f[2] in "tT" and f[3].split(".")[0] in swept:
+        if len(f) == 4 and f[2] in "tT" and f[3].split(".")[0] in swept and \
+                accept(f[3], int(f[0], 16) & ~1):
             funcs[f[3]] = (int(f[0], 16) & ~1, int(f[1], 16))
     return funcs
 
