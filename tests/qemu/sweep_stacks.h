@@ -36,7 +36,7 @@ struct ssweep_tally {
 /* sweep_stacks_support.c (no -pg): one gmon.out transfer as the TFTP daemon makes it
  * (sweep.h's sweep_transfer), delivered (PROFILE_SNAPSHOT_DELIVERED_GMON) or abandoned;
  * a delivered one is followed by a transfer of the kept gmon.stacks through
- * profile_stacks_kept_read, between() after each block, its tree added to
+ * profile_stack_kept_read, between() after each block, its tree added to
  * ssweep_delivered. */
 void ssweep_transfer(int deliver, void (*between)(void));
 /* sweep_stacks_support.c: a restart of kind 0..3 (profile_reset; profile_on_ranges; a

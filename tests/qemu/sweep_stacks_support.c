@@ -77,13 +77,13 @@ void ssweep_transfer(int deliver, void (*between)(void))
     samples = sweep_delivered.samples - samples;
     overhead = sweep_delivered.overhead - overhead;
     uint32_t generation;
-    size_t size = profile_stacks_kept_size(&generation);
+    size_t size = profile_stack_kept_size(&generation);
     if (size < STACKS_HEADER || size > sizeof image)
         firmware_failed("ssweep: no kept gmon.stacks after a delivered gmon.out");
     for (size_t off = 0; off < size; off += 512) {
         size_t n = size - off < 512 ? size - off : 512;
-        if (profile_stacks_kept_read(off, image + off, n) != n ||
-            profile_stacks_kept_ended(generation))
+        if (profile_stack_kept_read(off, image + off, n) != n ||
+            profile_stack_kept_ended(generation))
             firmware_failed("ssweep: the kept gmon.stacks changed during its transfer");
         between();
     }

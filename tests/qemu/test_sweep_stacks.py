@@ -49,7 +49,7 @@ SWEPT = ("__cyg_profile_func_enter", "__cyg_profile_func_exit", "profile_stack_s
          "fold_running", "profile_stack_freeze", "profile_stack_thaw",
          "profile_stack_forget", "profile_stack_compact", "profile_stack_clear", "child_node",
          "keep_path", "drop_left_frames", "image_read", "stacks_record",
-         "profile_stacks_kept_size", "profile_stacks_kept_read", "profile_stacks_kept_ended",
+         "profile_stack_kept_size", "profile_stack_kept_read", "profile_stack_kept_ended",
          "profile_snapshot_take", "profile_snapshot_release", "merge_back", "step_begin",
          "merge_arc_losses", "merge_overflow_entries", "merge_bins", "merge_unbinned_samples",
          "merge_arcs", "zero_frozen_set",
