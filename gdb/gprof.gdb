@@ -63,8 +63,11 @@ def _state():
 # The hot paths change the data without setting busy (it would cost every sample and call
 # two stores): a target halted inside them is stepped out. The mcount stubs (assembly, no
 # debug info for a function) are known by their ELF symbol: the architecture's hook may
-# look arcs up itself (<cyg/profile/hal.h>).
-_HOT_FUNCTIONS = ("__profile_hit", "__profile_mcount")
+# look arcs up itself (<cyg/profile/hal.h>). In the stack-profiling mode
+# __profile_hit counts a sample, then calls profile_stack_sample to put it in a node: a
+# step out of __profile_hit lands there, and is stepped out of too (else gmon.out would
+# have the sample and gmon.stacks not, and the reset would drop it from the tree).
+_HOT_FUNCTIONS = ("__profile_hit", "__profile_mcount", "profile_stack_sample")
 _HOT_STUBS = ("__gnu_mcount_nc", "_mcount")
 _MAX_STEPS = 10000
 

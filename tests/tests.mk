@@ -355,6 +355,18 @@ TESTS     += tests/qemu/test_tftp_stacks.py $(foreach b,$(filter-out $(BOARD),$(
 # ... and gdb halting it at random moments during the gets (the reference board)
 TESTS     += tests/qemu/test_tftp_halts_stacks.py
 TEST_DEPS += $(TB)/fw/tftp-stacks.elf
+# ... and the halting sweep in that mode: gdb halts the firmware at every instruction of the
+# stack hooks, the freeze and thaw of snapshots (delivered, with the kept gmon.stacks, and
+# abandoned), the compaction and the clear, and every call and sample is accounted for in
+# the trees exactly (tests/qemu/sweep_stacks.c; 64 threads' shadow stacks of 16 frames, and
+# as many task slots)
+$(eval $(call firmware,sweep_stacks,tests/qemu/sweep_stacks.c,tests/qemu/sweep_stacks_support.c tests/qemu/sweep_support.c tests/qemu/support.c))
+# (every profile timer sample counted before the package sees it, as in the plain sweep; and a
+# flag up while an abandoned snapshot is merged back, which gdb reads with each dump)
+$(TB)/fw/sweep_stacks.elf: APP_LDFLAGS += -Wl,--wrap=__profile_hit -Wl,--wrap=profile_snapshot_release
+$(eval $(call stacks_variant,mode,sweep_stacks,$(TFTP_CONFIG) CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_THREADS=64 CYGNUM_PROFILE_TASKS=64 CYGNUM_PROFILE_STACKS_DEPTH=16))
+TESTS     += tests/qemu/test_sweep_stacks.py
+TEST_DEPS += $(TB)/fw/sweep_stacks-mode.elf
 include tests/truth.mk
 
 # =========================================================================================

@@ -1,7 +1,9 @@
 """gdb side of the halting sweep (tests/qemu/test_sweep.py), run by gdb-multiarch after
 gdb/gprof.gdb with the firmware connected and halted at its first instruction.
 
-SWEEP_CFG names a JSON file: {"addresses": [...], "out": DIR}. A breakpoint goes on every
+SWEEP_CFG names a JSON file: {"addresses": [...], "out": DIR}, and optionally "arm_at": a
+function the firmware runs to before the breakpoints go in, and "record": expressions whose
+values are noted with each dump (after the fetch). A breakpoint goes on every
 address; each time the firmware stops at one, that breakpoint is deleted and gprof_dump's
 two steps run there (gprof_fetch into DIR/dumpNNNN.out, then gprof_reset), exactly as a
 user's `gprof_dump` would. At phase_done the remaining data is fetched (DIR/final.out) and
@@ -20,6 +22,11 @@ import gdb
 cfg = json.load(open(os.environ["SWEEP_CFG"]))
 out = cfg["out"]
 gdb.execute("set breakpoint always-inserted on")
+if cfg.get("arm_at"):
+    # The sweep starts there: what runs before (profile_on with profiling still off) is
+    # neither halted at nor probed.
+    gdb.Breakpoint(cfg["arm_at"], internal=True, temporary=True)
+    gdb.execute("continue", to_string=True)
 pending = {}      # address where the breakpoint stands: breakpoint
 adjusted = {}     # gdb moves a breakpoint off an instruction inside an IT block
 for a in cfg["addresses"]:
@@ -34,6 +41,8 @@ end = gdb.Breakpoint("phase_done", internal=True)
 end_at = end.locations[0].address
 
 hits, refused, dumps, off = [], [], 0, 0
+dumped_at = []   # the halt of each dump, in order: dumpNNNN.out was written at dumped_at[NNNN]
+recorded = []    # for each dump, the values of cfg's "record" expressions as it was read
 probe = cfg.get("probe", False)
 tcont = tdump = 0.0
 while True:
@@ -54,8 +63,10 @@ while True:
     t0 = time.time()
     try:
         gprof_fetch(path)   # noqa: F821 (gdb/gprof.gdb)
+        recorded.append([int(gdb.parse_and_eval(e)) for e in cfg.get("record", [])])
         gprof_reset()       # noqa: F821
         dumps += 1
+        dumped_at.append(pc)
     except gdb.GdbError as e:
         if int(gdb.parse_and_eval("profile_state.running")):
             refused.append([pc, str(e)])
@@ -79,6 +90,7 @@ else:
 
     result = {
         "hits": hits, "refused": refused, "adjusted": adjusted, "off": off, "dumps": dumps,
+        "dumped_at": dumped_at, "recorded": recorded,
         "delivered": totals("sweep_delivered"), "discarded": totals("sweep_discarded"),
         "samples_taken": read("sweep_samples_taken"),
         "calls": read("calls_main") + read("calls_isr"),

@@ -44,67 +44,58 @@ SWEPT = ("profile_snapshot_take", "profile_snapshot_release", "merge_back", "ste
          "hist_count_slow", "profile_bin_store", "profile_bin_count", "profile_ovf_lower_bound")
 
 
-def swept_functions():
-    """{name: (start, size)} of the swept functions present in the ELF."""
-    p = subprocess.run([NM, "-S", "--defined-only", ELF], stdout=subprocess.PIPE, text=True,
+def swept_functions(elf=ELF, swept=SWEPT, accept=lambda name, start: True):
+    """{name: (start, size)} of the swept functions present in the ELF (and accepted: two
+    files may each have a static function of that name)."""
+    p = subprocess.run([NM, "-S", "--defined-only", elf], stdout=subprocess.PIPE, text=True,
                        check=True)
     funcs = {}
     for line in p.stdout.splitlines():
         f = line.split()
-        if len(f) == 4 and f[2] in "tT" and f[3].split(".")[0] in SWEPT:
+        if len(f) == 4 and f[2] in "tT" and f[3].split(".")[0] in swept and \
+                accept(f[3], int(f[0], 16) & ~1):
             funcs[f[3]] = (int(f[0], 16) & ~1, int(f[1], 16))
     return funcs
 
 
-def instructions(start, size):
+def instructions(start, size, elf=ELF):
     p = subprocess.run([OBJDUMP, "-d", "--start-address=0x%x" % start,
-                        "--stop-address=0x%x" % (start + size), ELF],
+                        "--stop-address=0x%x" % (start + size), elf],
                        stdout=subprocess.PIPE, text=True, check=True)
     return [int(m.group(1), 16) for m in
             re.finditer(r"^\s*([0-9a-f]+):\s+[0-9a-f]{4}(?: [0-9a-f]{4})?\s+(?!\.word)\S",
                         p.stdout, re.M)]
 
 
-def run_gdb(cfg, name):
+def swept_instructions(funcs, elf=ELF):
+    """{address: function name} of every instruction of funcs."""
+    return {a: name for name, (start, size) in funcs.items()
+            for a in instructions(start, size, elf)}
+
+
+def run_gdb(cfg, name, elf=ELF, out=OUT):
     """Boots the firmware halted and runs sweep_gdb.py with cfg; returns its JSON result."""
-    path = os.path.join(OUT, name + ".json")
+    path = os.path.join(out, name + ".json")
     json.dump(cfg, open(path, "w"))
     os.environ["SWEEP_CFG"] = path
-    with h.Qemu(ELF, os.path.join(OUT, name + "-qemu.log")) as q:
-        rc, out = h.gdb(ELF, q.port, ["source " + os.path.join(os.path.dirname(
+    with h.Qemu(elf, os.path.join(out, name + "-qemu.log")) as q:
+        rc, gdb_out = h.gdb(elf, q.port, ["source " + os.path.join(os.path.dirname(
             os.path.abspath(__file__)), "sweep_gdb.py")], timeout=600)
-    with open(os.path.join(OUT, name + "-gdb.log"), "w") as f:
-        f.write(out)
-    result = os.path.join(OUT, "probe.json" if cfg.get("probe") else "result.json")
+    with open(os.path.join(out, name + "-gdb.log"), "w") as f:
+        f.write(gdb_out)
+    result = os.path.join(out, "probe.json" if cfg.get("probe") else "result.json")
     if not os.path.exists(result):
-        print("# gdb: " + out[-1500:].replace("\n", "\n# "))
+        print("# gdb: " + gdb_out[-1500:].replace("\n", "\n# "))
         return None
     return json.load(open(result))
 
 
-def main():
-    t = h.Tap()
-    shutil.rmtree(OUT, ignore_errors=True)
-    os.makedirs(OUT)
-    funcs = swept_functions()
-    t.ok({"profile_snapshot_take", "profile_snapshot_release", "__profile_hit",
-          "__profile_mcount", "profile_slow_path"} <= set(funcs),
-         "the swept functions are in the firmware", sorted(funcs))
-    where = {}
-    for name, (start, size) in funcs.items():
-        for a in instructions(start, size):
-            where[a] = name
-    r = run_gdb({"addresses": sorted(where), "out": OUT}, "sweep")
-    console = open(os.path.join(OUT, "sweep-qemu.log")).read()
-    t.ok(r is not None, "the sweep ran to its end", console[-2000:])
-    if r is None:
-        return t.done()
-    t.ok("sweep: in an interrupt handler profile_on: %d, profile_off: %d" % (-1, -1)
-         in console, "profile_on/profile_off in an interrupt handler: refused (-EPERM)", console)
-    t.ok(r["refused"] == [], "gprof_fetch/gprof_reset worked at every halt", r["refused"][:10])
-
-    # Coverage. gdb cannot halt on an instruction inside an IT block (it moves such a
-    # breakpoint to the IT instruction, which is swept itself).
+def check_coverage(t, funcs, where, r, cfg, elf=ELF, out=OUT):
+    """Prints what the sweep halted at, function by function; checks that most of it ran
+    and that a second boot (cfg, with breakpoints on the rest alone, and no dumps) reaches
+    none of the instructions not halted at."""
+    # gdb cannot halt on an instruction inside an IT block (it moves such a breakpoint to
+    # the IT instruction, which is swept itself).
     hit = set(r["hits"]) | {int(a) for a in r["adjusted"]}
     missed = sorted(a for a in where if a not in hit)
     print("# %d of %d instructions halted at and dumped (%d inside IT blocks: at the IT); "
@@ -116,35 +107,73 @@ def main():
         print("#   %-28s %3d of %3d%s" % (name, n - len(m), n, "; not reached: " + " ".join(
             "0x%x" % a for a in m) if m else ""))
     t.ok(len(hit) >= 0.85 * len(where), "most of the swept code runs in this firmware")
-    # What the sweep did not halt at must be what this firmware never runs (a bucket
-    # saturating, the arc table full, a configuration without a spare set, profile_on or
-    # profile_off from another thread during a release: the unit tests cover those): a
-    # second boot with breakpoints on those instructions alone, and no dumps, reaches none.
-    p = run_gdb({"addresses": missed, "out": OUT, "probe": True}, "probe")
+    p = run_gdb(dict(cfg, addresses=missed, out=out, probe=True), "probe", elf, out)
     t.ok(p is not None and p["reached"] == [],
          "every instruction the firmware runs was halted at (a second run reaches none of "
          "the %d others)" % len(missed), p and ["0x%x" % a for a in p["reached"]])
 
-    # Every file whole; totals exact.
-    files = sorted(f for f in os.listdir(OUT) if re.match(r"dump\d+\.out$", f)) + ["final.out"]
-    samples = in_bins = oor = overhead = calls = not_recorded = 0
-    bad, rates = [], {}
-    for name in files:
-        hdr, hist, arcs = h.gmon_parse(os.path.join(OUT, name))
-        _, records, _ = h.gmon_records(os.path.join(OUT, name))
-        rates.setdefault(hist[3], name)
+
+def gmon_totals(paths):
+    """What gmon.out files hold, added up: samples, in_bins, out_of_range, overhead, calls
+    (the arcs'), not_recorded; bad: the files whose header disagrees with their bins (or
+    with a bin stuck at 0xFFFF); rates: {prof_rate: a file stating it}."""
+    tot = dict(samples=0, in_bins=0, out_of_range=0, overhead=0, calls=0, not_recorded=0,
+               bad=[], rates={})
+    for path in paths:
+        hdr, hist, arcs = h.gmon_parse(path)
+        _, records, _ = h.gmon_records(path)
+        tot["rates"].setdefault(hist[3], os.path.basename(path))
         file_bins = sum(hist[4])
         # (a stuck bin: 0xFFFF in a range's record; a one-bucket record of 65535 is a piece
         # of a bucket past 0xFFFF)
         stuck = any(0xFFFF in x[4] for x in records if x[2] > 1)
         if stuck or hdr[2] < file_bins + hdr[3]:
-            bad.append((name, hdr[2], file_bins, hdr[3]))
-        samples += hdr[2]
-        overhead += hdr[3]
-        oor += hdr[2] - hdr[3] - file_bins
-        not_recorded += hdr[4]
-        in_bins += file_bins
-        calls += sum(a[2] for a in arcs)
+            tot["bad"].append((os.path.basename(path), hdr[2], file_bins, hdr[3]))
+        tot["samples"] += hdr[2]
+        tot["overhead"] += hdr[3]
+        tot["out_of_range"] += hdr[2] - hdr[3] - file_bins
+        tot["not_recorded"] += hdr[4]
+        tot["in_bins"] += file_bins
+        tot["calls"] += sum(a[2] for a in arcs)
+    return tot
+
+
+def dump_files(out=OUT):
+    """The sweep's gmon.out files: every dump in order, then final.out."""
+    return [os.path.join(out, f) for f in sorted(f for f in os.listdir(out)
+                                                 if re.match(r"dump\d+\.out$", f))] + \
+        [os.path.join(out, "final.out")]
+
+
+def main():
+    t = h.Tap()
+    shutil.rmtree(OUT, ignore_errors=True)
+    os.makedirs(OUT)
+    funcs = swept_functions()
+    t.ok({"profile_snapshot_take", "profile_snapshot_release", "__profile_hit",
+          "__profile_mcount", "profile_slow_path"} <= set(funcs),
+         "the swept functions are in the firmware", sorted(funcs))
+    where = swept_instructions(funcs)
+    r = run_gdb({"addresses": sorted(where), "out": OUT}, "sweep")
+    console = open(os.path.join(OUT, "sweep-qemu.log")).read()
+    t.ok(r is not None, "the sweep ran to its end", console[-2000:])
+    if r is None:
+        return t.done()
+    t.ok("sweep: in an interrupt handler profile_on: %d, profile_off: %d" % (-1, -1)
+         in console, "profile_on/profile_off in an interrupt handler: refused (-EPERM)", console)
+    t.ok(r["refused"] == [], "gprof_fetch/gprof_reset worked at every halt", r["refused"][:10])
+
+    # What the sweep did not halt at must be what this firmware never runs (a bucket
+    # saturating, the arc table full, a configuration without a spare set, profile_on or
+    # profile_off from another thread during a release: the unit tests cover those).
+    check_coverage(t, funcs, where, r, {})
+
+    # Every file whole; totals exact.
+    files = dump_files()
+    g = gmon_totals(files)
+    samples, in_bins, oor, overhead, calls, not_recorded, bad, rates = (
+        g[k] for k in ("samples", "in_bins", "out_of_range", "overhead", "calls",
+                       "not_recorded", "bad", "rates"))
     # What was delivered or discarded, counted by the firmware: added up as one.
     d = {k: r["delivered"][k] + r["discarded"][k] for k in r["delivered"]}
     t.ok(bad == [], "every dump's header agrees with its bins (%d files)" % len(files), bad[:10])
