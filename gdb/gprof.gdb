@@ -105,6 +105,50 @@ def _in_hot_path(ranges):
     return any(lo <= pc < hi for lo, hi in ranges)
 
 
+def _has_stacks():
+    """The target has the stack-profiling mode (its tree, profile_stacks)."""
+    return gdb.lookup_global_symbol("profile_stacks") is not None or \
+        gdb.lookup_static_symbol("profile_stacks") is not None
+
+
+def _release_frame():
+    """profile_snapshot_release's frame when the target is halted inside it, else None.
+    Its merge-back moves an abandoned snapshot into the live data a locked step at a time
+    (bins, arcs, ...) and the stack mode's tree in its last step: a read between two
+    steps would hold part of the snapshot in gmon.out and none of it in gmon.stacks. (The
+    plain mode's gmon.out alone is whole at every step: it is read there.)"""
+    f = gdb.newest_frame()
+    for _ in range(64):
+        if f is None:
+            return None
+        try:
+            if f.name() == "profile_snapshot_release":
+                return f
+        except gdb.error:
+            return None
+        f = f.older()
+    return None
+
+
+def _run_out_of(frame):
+    """Runs the target until frame returns (breakpoints wait, as _run_to_busy_clear's)."""
+    caller = frame.older()
+    if caller is None:
+        raise GprofError("gprof: halted in a snapshot's release whose caller gdb cannot "
+                         "find; step out of it (finish) and try again")
+    others = [b for b in gdb.breakpoints() if b.enabled]
+    for b in others:
+        b.enabled = False
+    bp = gdb.Breakpoint("*0x%x" % caller.pc(), internal=True, temporary=True)
+    try:
+        gdb.execute("continue", to_string=True)
+    finally:
+        if bp.is_valid():
+            bp.delete()
+        for b in others:
+            b.enabled = True
+
+
 def _run_to_busy_clear():
     # The user's breakpoints wait meanwhile: one inside the section (a loop's) would stop
     # the target again and again before the section ends.
@@ -127,8 +171,11 @@ def _quiesce(s):
     ranges += [r for r in map(_stub_range, _HOT_STUBS) if r]
     moved = False
     for _ in range(_MAX_STEPS):
+        release = None if int(s["lasting"]["busy"]) or not _has_stacks() else _release_frame()
         if int(s["lasting"]["busy"]):
             _run_to_busy_clear()
+        elif release is not None:
+            _run_out_of(release)
         elif _in_hot_path(ranges):
             gdb.execute("stepi", to_string=True)
         else:
