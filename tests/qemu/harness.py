@@ -84,18 +84,59 @@ class Tap:
         return 1 if self.failed else 0
 
 
+# Ports handed out to a QEMU of this machine's test runs and not yet bound by it: a port
+# the kernel called free may be handed to two tests at once before either QEMU binds it
+# (the second QEMU's stub then answers the first test's gdb). A reservation is a file named
+# after the port holding its owner's pid, made atomically; one whose owner has exited is
+# taken over. The files go when the owner closes its QEMU (release_port).
+PORTS_DIR = os.path.join(os.environ.get("TMPDIR") or "/tmp", "gprof-rtos-test-ports")
+
+
+def reserve_port(kind=socket.SOCK_STREAM):
+    """A free 127.0.0.1 port (TCP or UDP) that no other test of this machine holds."""
+    os.makedirs(PORTS_DIR, exist_ok=True)
+    tag = "tcp" if kind == socket.SOCK_STREAM else "udp"
+    for _ in range(100):
+        with socket.socket(socket.AF_INET, kind) as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        path = os.path.join(PORTS_DIR, "%s-%d" % (tag, port))
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            try:
+                owner = int(open(path).read() or 0)
+            except (OSError, ValueError):
+                continue
+            if owner and os.path.exists("/proc/%d" % owner):
+                continue
+            os.unlink(path)     # its test has ended: take it over
+            continue
+        os.write(fd, str(os.getpid()).encode())
+        os.close(fd)
+        return port
+    raise RuntimeError("no free port that another test does not hold")
+
+
+def release_port(port, kind=socket.SOCK_STREAM):
+    tag = "tcp" if kind == socket.SOCK_STREAM else "udp"
+    try:
+        os.unlink(os.path.join(PORTS_DIR, "%s-%d" % (tag, port)))
+    except OSError:
+        pass
+
+
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return reserve_port(socket.SOCK_STREAM)
 
 
 class Qemu:
     """A firmware booted halted in QEMU, with its gdb stub on a free port; cwd: QEMU's
     current directory (where semihosting's files go); icount: run-qemu's -icount shift."""
 
-    def __init__(self, elf, log, extra=(), cwd=None, icount=None):
+    def __init__(self, elf, log, extra=(), cwd=None, icount=None, udp_ports=()):
         self.port = free_port()
+        self.udp_ports = list(udp_ports)      # reserved for it (hostfwd): released with it
         self.log = open(log, "w")
         shift = ["--icount", str(icount)] if icount is not None else []
         self.proc = subprocess.Popen([RUN_QEMU, "--gdb", str(self.port), "--halt"] + shift + [elf] + list(extra),
@@ -117,6 +158,9 @@ class Qemu:
             self.proc.kill()
         self.proc.wait()
         self.log.close()
+        release_port(self.port)
+        for p in self.udp_ports:
+            release_port(p, socket.SOCK_DGRAM)
 
     def __enter__(self):
         return self

@@ -20,9 +20,7 @@ RRQ, WRQ, DATA, ACK, ERROR, OACK = 1, 2, 3, 4, 5, 6
 
 
 def free_udp_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return h.reserve_port(socket.SOCK_DGRAM)
 
 
 def private_dir(name):
@@ -58,7 +56,7 @@ class Target:
         self.log = os.path.join(self.dir, "qemu.log")
         nic = "user,model=lan9118" + nic + "".join(
             ",hostfwd=udp:127.0.0.1:%d-%s:%d" % (hp, ip, gp) for hp, (ip, gp) in zip(self.ports, forwards))
-        self.qemu = h.Qemu(self.elf, self.log, extra=["-nic", nic])
+        self.qemu = h.Qemu(self.elf, self.log, extra=["-nic", nic], udp_ports=self.ports)
         self.t0 = time.time()
         # The knobs are set once main() is reached (the startup code clears .bss and copies
         # .data before that).
