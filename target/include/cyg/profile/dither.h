@@ -27,6 +27,8 @@
 
 #include <stdint.h>
 #include <cyg/profile/opts.h>
+/* HAL_PROFILE_MUL_HIGH: a multiply-high where the core has one (<cyg/profile/hal.h>) */
+#include <cyg/hal/profile_arch.h>
 
 struct profile_dither {
     uint32_t seed;      /* the sequence's state */
@@ -56,8 +58,13 @@ static inline uint32_t profile_dither_next(struct profile_dither *d)
 {
 #if PROFILE_DITHER
     d->seed = d->seed * 1664525u + 1013904223u;
-    /* the seed's upper half scaled to [0, period): its low bits are the sequence's worst */
+    /* the seed scaled to [0, period) by its upper bits (its low bits are the sequence's
+     * worst): one multiply-high where the core has it, else two 16-bit halves */
+#ifdef HAL_PROFILE_MUL_HIGH
+    uint32_t offset = HAL_PROFILE_MUL_HIGH(d->seed, d->period);
+#else
     uint32_t offset = (((d->seed >> 16) * d->scale) >> 16) << d->shift;
+#endif
     uint32_t next = d->period + offset - d->offset;
     if (__builtin_expect(next < d->min, 0)) {
         offset += d->min - next;

@@ -19,6 +19,8 @@
  * Optional, with their defaults here:
  *   HAL_PROFILE_STACK_LEVEL()     the stack-profiling mode's exception level
  *   HAL_PROFILE_FROM_EXCEPTION(pc)  mcount's caller is an interrupt entry's mark
+ *   HAL_PROFILE_MUL_HIGH(a, b)    (a * b) >> 32 of two 32-bit values, where the core has a
+ *                                 multiply-high (the dither's offset: <cyg/profile/dither.h>)
  *
  * The package is never built with -pg: none of these hooks may be either (an mcount stub
  * that recursed into itself), nor anything they call.

@@ -58,4 +58,8 @@ extern volatile unsigned hal_armv7a_irq_depth;
 /* Thumb code addresses carry bit 0 in return addresses; gprof wants the plain address. */
 #define HAL_PROFILE_PC(x) ((uintptr_t)(x) & ~(uintptr_t)1)
 
+/* UMULL, in ARM and Thumb-2 alike: the dither's offset in one instruction
+ * (<cyg/profile/dither.h>). (The Cortex-A9 has no divide instruction.) */
+#define HAL_PROFILE_MUL_HIGH(a, b) ((uint32_t)(((uint64_t)(uint32_t)(a) * (uint32_t)(b)) >> 32))
+
 #endif

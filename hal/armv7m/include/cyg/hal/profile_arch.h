@@ -26,4 +26,7 @@
     "mrsne r0, psp\n\t"
 #define HAL_CORTEXM_TAIL_CALL(sym) "b     " sym "\n\t"
 
+/* UMULL: the dither's offset in one instruction (<cyg/profile/dither.h>). */
+#define HAL_PROFILE_MUL_HIGH(a, b) ((uint32_t)(((uint64_t)(uint32_t)(a) * (uint32_t)(b)) >> 32))
+
 #endif
