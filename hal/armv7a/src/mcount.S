@@ -56,6 +56,7 @@
 #define ARM_MCOUNT_MASK_SAVE_R3 mrs r3, cpsr
 #define ARM_MCOUNT_MASK_OFF cpsid if
 #define ARM_MCOUNT_MASK_RESTORE_R3 msr cpsr_c, r3; isb
+#define ARM_MCOUNT_PC_AHEAD 8
 #include <cyg/hal/arm_gnu_mcount_nc.h>
 
 #endif /* CYGFUN_HAL_ARMV7A_PROFILE_MCOUNT */

@@ -51,6 +51,7 @@
 #define ARM_MCOUNT_MASK_SAVE_R3 mrs r3, primask
 #define ARM_MCOUNT_MASK_OFF cpsid i
 #define ARM_MCOUNT_MASK_RESTORE_R3 msr primask, r3; isb
+#define ARM_MCOUNT_PC_AHEAD 4
 #include <cyg/hal/arm_gnu_mcount_nc.h>
 
 #endif /* CYGFUN_HAL_ARMV7M_PROFILE_MCOUNT */

@@ -58,4 +58,9 @@ extern volatile unsigned hal_armv7a_irq_depth;
 /* Thumb code addresses carry bit 0 in return addresses; gprof wants the plain address. */
 #define HAL_PROFILE_PC(x) ((uintptr_t)(x) & ~(uintptr_t)1)
 
+/* What profile_state.mcount_gate holds while profiling runs: the mcount stub adds it to
+ * pc, and that far past 0 (its off path, padded) is its lookup, which uses it as the
+ * record size (mcount.S checks both). */
+#define HAL_PROFILE_MCOUNT_GATE_OPEN 12u
+
 #endif
