@@ -20,7 +20,10 @@
  * the call site, load the record, compare call site and callee, add one to its count
  * (sticking at 0xFFFFFFFF). Thumb-1 has no 32x32->64 multiply, so the home slot's
  * ((h * homes) >> 32) is made of 16-bit halves (homes < 2^16), as the C code does it:
- * 35 instructions (make bench) from the compiler's push {lr} to the return into the callee. The return
+ * 36 instructions (make bench) from the compiler's push {lr} to the return into the callee;
+ * 12 with profiling off: the gate (profile_state.mcount_gate) is read first, unmasked, and
+ * added to pc, 0 landing on the off path, the open value (the record size, for one muls)
+ * on the lookup. The return
  * writes the callee return address over the pushed word, so that the final pop takes pc
  * from there and consumes it, and puts the pushed word in lr. Masked from before the
  * lookup to after the increment: a -pg interrupt handler cannot nest inside, and neither a

@@ -22,8 +22,8 @@
  * With M (every board here) the common case -- the arc is already in the table, at its
  * home slot or the one after it -- is done first (<cyg/profile/arc_table.h> is the
  * contract): with mstatus.MIE clear, hash the call site, load the record, compare call site
- * and callee, add one to its count (sticking at 0xFFFFFFFF): 26 instructions on RV32, 27 on
- * RV64, from the compiler's mv a0, ra to the return (make bench). Anything else
+ * and callee, add one to its count (sticking at 0xFFFFFFFF): 26 instructions on RV32 from the
+ * compiler's mv a0, ra to the return (make bench), 8 with profiling off (the gate). Anything else
  * tail-calls __profile_mcount with MIE as it was, which looks again under its own masking.
  * Masked from before the lookup to after the increment: a -pg interrupt handler cannot
  * nest inside (no count lost), and neither a snapshot nor a reset can swap or clear the
