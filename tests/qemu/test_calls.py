@@ -90,15 +90,15 @@ def run_abi():
             "tbreak *tick_work", "continue", "python stub_abi('tick_work')",
             # (tick_work again: its arc exists, so the stub's own lookup finds it)
             "tbreak *tick_work", "continue", "python stub_abi('tick_work_again')",
+            # (the path with profiling off: the stub's gate closed for one call, here in
+            # handler mode and at site_a below in thread mode; the profile timer runs on)
+            "tbreak *tick_work", "continue", "python abi_gate(0)",
+            "python stub_abi('tick_work_off')", "python abi_gate(1)",
             "tbreak *fp_args", "continue", "python stub_abi('fp_args')",
             "tbreak *fp_args if $_abi_in_handler()", "continue",
             "python stub_abi('fp_args_handler')",
-            # (the path with profiling off: the stub's gate closed for one call each, in
-            # thread and in handler mode; the profile timer runs on meanwhile)
-            "tbreak *fp_args if !$_abi_in_handler()", "continue", "python abi_gate(0)",
-            "python stub_abi('fp_args_off')", "python abi_gate(1)",
-            "tbreak *fp_args if $_abi_in_handler()", "continue", "python abi_gate(0)",
-            "python stub_abi('fp_args_handler_off')", "python abi_gate(1)",
+            "tbreak *site_a", "continue", "python abi_gate(0)",
+            "python stub_abi('site_a_off')", "python abi_gate(1)",
             "kill",
         ])
     with open(os.path.join(d, "gdb.log"), "w") as f:
@@ -224,7 +224,7 @@ def main():
     for name, where in (("args4", "main"), ("tick_work", "the fast-timer handler"),
                         ("fp_args", "main"), ("fp_args_handler", "the fast-timer handler"),
                         ("tick_work_again", "the fast-timer handler"),
-                        ("fp_args_off", "main"), ("fp_args_handler_off", "the fast-timer handler")):
+                        ("tick_work_off", "the fast-timer handler"), ("site_a_off", "main")):
         path, sp, nfp, changed = abi.get(name, (None, None, None, None))
         t.ok(path in ("fast", "off") or (sp is not None and sp % 8 == 0),
              "mcount stub: %s path%s, from %s at %s"
