@@ -126,6 +126,8 @@ out:
 void __profile_mcount(uintptr_t from, uintptr_t self)
 {
     struct profile_state *s = &profile_state;
+    if (!s->mcount_gate)
+        return;           /* profiling off (a stub without a gate of its own gets here) */
     /* Every priority that may run -pg code is masked, so a nested mcount can neither see
      * a half-made record nor lose an increment, and no snapshot can swap the table away
      * meanwhile. A debugger that halts the target between the load and the store of a

@@ -20,6 +20,7 @@ size_t profile_enomem_bytes;
 struct profile_state profile_state = {
     .armed_arcs = (struct profile_arc *)profile_arcs_none,
     .hash_mul = PROFILE_ARC_HASH_MUL,
+    .mcount_gate = 0,       /* off: the stub returns at once */
 };
 
 /*

@@ -73,6 +73,13 @@ struct profile_state {
     struct profile_arc *armed_arcs;
     uint32_t  armed_homes;
     uint32_t  hash_mul;         /* PROFILE_ARC_HASH_MUL, a constant: loaded with the two above */
+    /* The mcount stub's off switch, the word after hash_mul: 0 while profiling is off
+     * (never started, stopped, or profile_on failed), so that a stub returns at once
+     * without looking anything up; HAL_PROFILE_MCOUNT_GATE_OPEN while it runs, a pending
+     * reset included (gdb's reset closes the gate above, not this one: those calls must
+     * reach the slow path). Read by the stub unmasked: a call that races profile_on or
+     * profile_off is counted or not, as one just before or just after it would be. */
+    uint32_t  mcount_gate;
 
     /* The sample fast path's gate, read first by __profile_hit: a PC is recorded only if
      * (pc - low_pc) < armed_span. It is open_span while running and 0 while off or while a
@@ -165,6 +172,8 @@ _Static_assert(offsetof(struct profile_state, armed_arcs) == PROFILE_STATE_ARCS 
 /* What profile_stop keeps is the state's last field: it zeroes the span before it. */
 _Static_assert(offsetof(struct profile_state, lasting) + sizeof(struct profile_lasting) ==
                sizeof(struct profile_state), "struct profile_lasting must come last");
+_Static_assert(offsetof(struct profile_state, mcount_gate) == PROFILE_STATE_MCOUNT_GATE,
+               "the mcount stubs read the gate at PROFILE_STATE_MCOUNT_GATE");
 
 /* The records the closed mcount gate points to (a home and the slot after it): free,
  * never written (owned by profile.c). */
@@ -212,6 +221,9 @@ void profile_set_layout(struct profile_state *s, void *base);
 static inline void profile_arm(struct profile_state *s)
 {
     s->armed_span = s->open_span;
+#if PROFILE_CALLGRAPH
+    s->mcount_gate = HAL_PROFILE_MCOUNT_GATE_OPEN;
+#endif
     /* (On a 64-bit target, the mcount gate opens only when the table's window is the
      * first 4 GiB: a stub compares a record's zero-extended words with whole addresses.
      * Elsewhere every call takes the slow path, which checks the window; exact, slower.
@@ -224,6 +236,7 @@ static inline void profile_arm(struct profile_state *s)
 
 static inline void profile_disarm(struct profile_state *s)
 {
+    s->mcount_gate = 0;
     s->armed_span = 0;
     s->armed_homes = 0;
     s->armed_arcs = (struct profile_arc *)profile_arcs_none;   /* read, never written */

@@ -12,7 +12,7 @@
 # function's own r4-r11 (and s0-s15) before returning, so the firmware goes on unchanged.
 # Prints one line for test_calls.py to parse:
 #   ABI <name> path=<slow|fast> handler_sp=<0x... or -> fp=<FP registers checked, 16 or 0>
-#       changed=<registers or ->
+#       changed=<registers or ->   (path=off: straight back with the gate closed, abi_gate)
 import gdb
 
 _PRESERVED = ["r%d" % i for i in range(12)] + ["sp", "lr"]
@@ -95,7 +95,22 @@ def stub_abi(name):
     _report(name, path, handler_sp, len(fp), changed)
 
 
+def abi_gate(open_):
+    """Closes the mcount stub's gate (profiling off, as the stub sees it) or opens it again
+    as it was."""
+    global _gate
+    if not open_:
+        _gate = int(gdb.parse_and_eval("profile_state.mcount_gate"))
+    gdb.execute("set var profile_state.mcount_gate = %d" % (_gate if open_ else 0))
+
+
+_gate = 0
+
+
 def _report(name, path, handler_sp, nfp, changed):
+    # (straight back with the gate closed: the off path, not the stub's lookup)
+    if path == "fast" and int(gdb.parse_and_eval("profile_state.mcount_gate")) == 0:
+        path = "off"
     print("ABI %s path=%s handler_sp=%s fp=%d changed=%s"
           % (name, path, "-" if handler_sp is None else "0x%x" % handler_sp, nfp,
              ",".join(changed) or "-"))

@@ -90,15 +90,21 @@ def run_abi():
             "tbreak *tick_work", "continue", "python stub_abi('tick_work')",
             # (tick_work again: its arc exists, so the stub's own lookup finds it)
             "tbreak *tick_work", "continue", "python stub_abi('tick_work_again')",
+            # (the path with profiling off: the stub's gate closed for one call, here in
+            # handler mode and at site_a below in thread mode; the profile timer runs on)
+            "tbreak *tick_work", "continue", "python abi_gate(0)",
+            "python stub_abi('tick_work_off')", "python abi_gate(1)",
             "tbreak *fp_args", "continue", "python stub_abi('fp_args')",
             "tbreak *fp_args if $_abi_in_handler()", "continue",
             "python stub_abi('fp_args_handler')",
+            "tbreak *site_a", "continue", "python abi_gate(0)",
+            "python stub_abi('site_a_off')", "python abi_gate(1)",
             "kill",
         ])
     with open(os.path.join(d, "gdb.log"), "w") as f:
         f.write(out)
     res = {}
-    for m in re.finditer(r"^ABI (\w+) path=(slow|fast) handler_sp=(-|0x[0-9a-f]+) fp=(\d+) "
+    for m in re.finditer(r"^ABI (\w+) path=(slow|fast|off) handler_sp=(-|0x[0-9a-f]+) fp=(\d+) "
                          r"changed=(\S+)$", out, re.M):
         sp = None if m.group(3) == "-" else int(m.group(3), 16)
         res[m.group(1)] = (m.group(2), sp, int(m.group(4)), m.group(5))
@@ -224,20 +230,22 @@ def main():
     fp_regs = 16 if hard_float(ELF) else 0
     for name, where in (("args4", "main"), ("tick_work", "the fast-timer handler"),
                         ("fp_args", "main"), ("fp_args_handler", "the fast-timer handler"),
-                        ("tick_work_again", "the fast-timer handler")):
+                        ("tick_work_again", "the fast-timer handler"),
+                        ("tick_work_off", "the fast-timer handler"), ("site_a_off", "main")):
         path, sp, nfp, changed = abi.get(name, (None, None, None, None))
-        t.ok(path == "fast" or (sp is not None and sp % 8 == 0),
+        t.ok(path in ("fast", "off") or (sp is not None and sp % 8 == 0),
              "mcount stub: %s path%s, from %s at %s"
              % (path, " calls __profile_mcount with sp 8-byte aligned (AAPCS), sp 0x%x" % sp
-                if path == "slow" else " (its own lookup found the arc)", where, name), out)
+                if path == "slow" else " (its own lookup found the arc)" if path == "fast"
+                else " (profiling off: the gate)", where, name), out)
         t.eq(nfp, fp_regs, "FP argument registers checked by gdb at %s" % name)
         t.eq(changed, "-", "mcount stub preserves r0-r11, sp and lr (the pushed word is "
              "consumed into lr)%s, from %s at %s; changed"
              % (" and s0-s15" if fp_regs else "", where, name))
 
     paths = sorted({v[0] for v in abi.values()})
-    t.eq(paths, ["fast", "slow"], "the ABI was checked on both of the stub's paths (a new arc "
-         "through __profile_mcount, an existing one found by the stub)")
+    t.eq(paths, ["fast", "off", "slow"], "the ABI was checked on each of the stub's paths (a "
+         "new arc through __profile_mcount, an existing one found by the stub, profiling off)")
 
     d2, out2 = run("run2")
     for sub in ("phase1", "phase2"):

@@ -20,7 +20,10 @@
  * the call site, load the record, compare call site and callee, add one to its count
  * (sticking at 0xFFFFFFFF). Thumb-1 has no 32x32->64 multiply, so the home slot's
  * ((h * homes) >> 32) is made of 16-bit halves (homes < 2^16), as the C code does it:
- * 35 instructions (make bench) from the compiler's push {lr} to the return into the callee. The return
+ * 36 instructions (make bench) from the compiler's push {lr} to the return into the callee;
+ * 12 with profiling off: the gate (profile_state.mcount_gate) is read first, unmasked, and
+ * added to pc, 0 landing on the off path, the open value (the record size, for one muls)
+ * on the lookup. The return
  * writes the callee return address over the pushed word, so that the final pop takes pc
  * from there and consumes it, and puts the pushed word in lr. Masked from before the
  * lookup to after the increment: a -pg interrupt handler cannot nest inside, and neither a
@@ -86,9 +89,26 @@ __gnu_mcount_nc:
         .cfi_rel_offset r5, 20
         .cfi_rel_offset r6, 24
         .cfi_rel_offset r7, 28
+        ldr     r0, =profile_state
+        ldr     r7, [r0, #PROFILE_STATE_MCOUNT_GATE]  /* the gate: profile_state.mcount_gate */
+.Lgate: add     pc, r7                  /* pc reads as this instruction + 4 */
+        nop                             /* (skipped: the off path starts there) */
+.Loff:                                  /* profiling off: as at entry, and back */
+        ldr     r1, [sp, #32]           /* the pushed word */
+        mov     r2, lr
+        str     r2, [sp, #32]           /* the pushed word's slot: where pc comes from */
+        mov     lr, r1                  /* the pushed word, in lr */
+        pop     {r0-r7, pc}             /* return to the callee, consuming the slot */
+        .space  .Loff + PROFILE_ARC_BYTES - .   /* (never run: padded to a record's size) */
+.Lon:   /* r7 = the open gate = PROFILE_ARC_BYTES: the record size, for one muls below */
+        .if .Lon - .Loff - PROFILE_ARC_BYTES
+        .error "the off path is not PROFILE_ARC_BYTES long (HAL_PROFILE_MCOUNT_GATE_OPEN)"
+        .endif
+        .if .Loff - .Lgate - 4
+        .error "the gate's add does not land on .Loff with a gate of 0"
+        .endif
         mrs     r3, primask
         cpsid   i
-        ldr     r0, =profile_state
         ldm     r0!, {r4, r5, r6}       /* armed_arcs, armed_homes, hash_mul */
         ldr     r1, [sp, #32]           /* from: the call site */
         muls    r6, r1, r6              /* h = from * PROFILE_ARC_HASH_MUL mod 2^32 */
@@ -99,9 +119,7 @@ __gnu_mcount_nc:
         lsrs    r6, r6, #16
         adds    r2, r2, r6
         lsrs    r2, r2, #16             /* h * homes >> 32: the home slot */
-        lsls    r6, r2, #1
-        adds    r2, r2, r6
-        lsls    r2, r2, #2              /* 12 bytes a record */
+        muls    r2, r7, r2              /* 12 bytes a record */
         adds    r4, r4, r2
         ldm     r4!, {r5, r6}           /* its call site and callee; r4 = &its count */
         cmp     r5, r1                  /* this call site ... */

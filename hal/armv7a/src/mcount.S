@@ -19,10 +19,10 @@
  * The common case -- the arc is already in the table, at its home slot or the one after
  * it -- is done here (<cyg/profile/hal.h> is the contract): with CPSR.I and F set,
  * hash the call site, load the record, compare call site and callee, add one to its count
- * (sticking at 0xFFFFFFFF): 21 instructions (make bench) from the compiler's push {lr} to the return
- * into the callee when the arc is at its home (ARM's conditional execution spares the IT
- * instructions of the ARMv7-M stub), 25 in the next slot. Anything else (a new arc, one
- * further along, a reset gdb asked for, profiling off, a call site outside the range) goes
+ * (sticking at 0xFFFFFFFF): 23 instructions (make bench) from the compiler's push {lr} to the return
+ * into the callee when the arc is at its home, 8 with profiling off (the gate,
+ * arm_gnu_mcount_nc.h). Anything else (a new arc, one further along, a reset gdb asked
+ * for, a call site outside the range) goes
  * to __profile_mcount(call site, callee) in C, with interrupts as they were, which looks
  * again under its own masking.
  *
@@ -56,6 +56,7 @@
 #define ARM_MCOUNT_MASK_SAVE_R3 mrs r3, cpsr
 #define ARM_MCOUNT_MASK_OFF cpsid if
 #define ARM_MCOUNT_MASK_RESTORE_R3 msr cpsr_c, r3; isb
+#define ARM_MCOUNT_PC_AHEAD 8
 #include <cyg/hal/arm_gnu_mcount_nc.h>
 
 #endif /* CYGFUN_HAL_ARMV7A_PROFILE_MCOUNT */

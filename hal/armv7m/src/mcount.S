@@ -15,10 +15,10 @@
  * The common case -- the arc is already in the table, at its home slot or the one after
  * it -- is done here (<cyg/profile/hal.h> is the contract): with PRIMASK set, hash the
  * call site, load the record, compare call site and callee, add one to its count
- * (sticking at 0xFFFFFFFF). 23 instructions from the compiler's push {lr} to the return
- * into the callee when the arc is at its home, 29 when it is in the next slot. Anything
- * else (a new arc, one further along, a reset gdb asked for, profiling off, a call site
- * outside the range) goes to __profile_mcount(call site, callee) in C, with interrupts as
+ * (sticking at 0xFFFFFFFF). 25 instructions from the compiler's push {lr} to the return
+ * into the callee when the arc is at its home (make bench), 8 with profiling off (the
+ * gate, arm_gnu_mcount_nc.h). Anything else (a new arc, one further along, a reset gdb
+ * asked for, a call site outside the range) goes to __profile_mcount(call site, callee) in C, with interrupts as
  * they were, which looks again under its own masking: an interrupt between the two changes
  * nothing that matters.
  *
@@ -51,6 +51,7 @@
 #define ARM_MCOUNT_MASK_SAVE_R3 mrs r3, primask
 #define ARM_MCOUNT_MASK_OFF cpsid i
 #define ARM_MCOUNT_MASK_RESTORE_R3 msr primask, r3; isb
+#define ARM_MCOUNT_PC_AHEAD 4
 #include <cyg/hal/arm_gnu_mcount_nc.h>
 
 #endif /* CYGFUN_HAL_ARMV7M_PROFILE_MCOUNT */

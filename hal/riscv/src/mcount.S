@@ -22,8 +22,8 @@
  * With M (every board here) the common case -- the arc is already in the table, at its
  * home slot or the one after it -- is done first (<cyg/profile/hal.h> is the
  * contract): with mstatus.MIE clear, hash the call site, load the record, compare call site
- * and callee, add one to its count (sticking at 0xFFFFFFFF): 26 instructions on RV32, 27 on
- * RV64, from the compiler's mv a0, ra to the return (make bench). Anything else
+ * and callee, add one to its count (sticking at 0xFFFFFFFF): 26 instructions on RV32 from the
+ * compiler's mv a0, ra to the return (make bench), 8 with profiling off (the gate). Anything else
  * tail-calls __profile_mcount with MIE as it was, which looks again under its own masking.
  * Masked from before the lookup to after the increment: a -pg interrupt handler cannot
  * nest inside (no count lost), and neither a snapshot nor a reset can swap or clear the
@@ -61,12 +61,18 @@ _mcount:
 #define LOAD_U32 lw
 #endif
         /* a0 = from (the call site), ra = self (the callee); t0-t6 are ours */
-        csrrci  t0, mstatus, RISCV_MSTATUS_MIE
-1:      auipc   t1, %pcrel_hi(profile_state)    /* PC-relative: any code model */
+        /* The gate first, unmasked (profile_state.mcount_gate, the word after hash_mul): 0
+         * while profiling is off, and then nothing else is done. PC-relative: any code
+         * model; t1 then points at the gate, the other fields below it. */
+#define GATE PROFILE_STATE_MCOUNT_GATE
+1:      auipc   t1, %pcrel_hi(profile_state + GATE)
+        lw      t5, %pcrel_lo(1b)(t1)   /* open: HAL_PROFILE_MCOUNT_GATE_OPEN, a record's bytes */
+        beqz    t5, .Loff
         addi    t1, t1, %pcrel_lo(1b)
-        LOAD_PTR t2, PROFILE_STATE_ARCS(t1)
-        LOAD_U32 t3, PROFILE_STATE_HOMES(t1)
-        LOAD_U32 t4, PROFILE_STATE_HASH_MUL(t1)
+        csrrci  t0, mstatus, RISCV_MSTATUS_MIE
+        LOAD_PTR t2, PROFILE_STATE_ARCS - GATE(t1)
+        LOAD_U32 t3, PROFILE_STATE_HOMES - GATE(t1)
+        LOAD_U32 t4, PROFILE_STATE_HASH_MUL - GATE(t1)
 #if __riscv_xlen == 64
         mulw    t4, a0, t4              /* from * PROFILE_ARC_HASH_MUL mod 2^32 ... */
         slli    t4, t4, 32              /* ... in the upper half, so that mulhu gives */
@@ -75,10 +81,8 @@ _mcount:
         mul     t4, a0, t4              /* from * PROFILE_ARC_HASH_MUL mod 2^32 */
         mulhu   t4, t4, t3              /* that * homes >> 32: the home slot */
 #endif
-        slli    t3, t4, 1
-        add     t4, t4, t3
-        slli    t4, t4, 2               /* 12 bytes a record */
-        add     t2, t2, t4
+        mul     t4, t4, t5              /* 12 bytes a record (the open gate) */
+        add     t2, t2, t4              /* its record */
         LOAD_U32 t3, PROFILE_ARC_FROM(t2)
         bne     t3, a0, .Lnext          /* this call site ... */
         LOAD_U32 t3, PROFILE_ARC_SELF(t2)
@@ -102,6 +106,9 @@ _mcount:
 #endif
         mv      a1, ra          /* callee_pc: return address into the instrumented function */
         tail    __profile_mcount /* caller_pc is in a0 already; it returns through ra */
+#if defined(__riscv_mul)
+.Loff:  ret                     /* profiling off */
+#endif
         .cfi_endproc
         .size   _mcount, . - _mcount
 

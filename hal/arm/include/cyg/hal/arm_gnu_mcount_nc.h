@@ -8,6 +8,15 @@
  *   ARM_MCOUNT_MASK_SAVE_R3      r3 = the interrupt mask state
  *   ARM_MCOUNT_MASK_OFF          mask every interrupt that may run -pg code
  *   ARM_MCOUNT_MASK_RESTORE_R3   the mask state as r3 says
+ *   ARM_MCOUNT_PC_AHEAD          how far ahead pc reads: 4 in Thumb code, 8 in ARM code
+ *
+ * The gate (profile_state.mcount_gate, the word after hash_mul) is checked first, before
+ * anything is masked: added to pc, 0 (profiling off) lands on the off path, which only
+ * restores and returns, and the open value, HAL_PROFILE_MCOUNT_GATE_OPEN = PROFILE_ARC_BYTES
+ * (the off path is padded to it), on the lookup, which then has the record size in a
+ * register for one mla instead of two adds. One load and one add: the cheapest test and
+ * branch there is (a cbz would need a low register free before the push, and two
+ * instructions more on the lookup).
  */
 #include <cyg/profile/hal.h>
 
@@ -17,6 +26,7 @@
     PROFILE_ARC_BYTES != 12
 #error "arm_gnu_mcount_nc.h: <cyg/profile/hal.h>'s arc table changed"
 #endif
+#define ARM_MCOUNT_GATE PROFILE_STATE_MCOUNT_GATE       /* profile_state.mcount_gate */
 
         .section .text.__gnu_mcount_nc, "ax", %progbits
         .cfi_sections .debug_frame
@@ -33,15 +43,34 @@ __gnu_mcount_nc:
         .cfi_rel_offset r4, 16
         .cfi_rel_offset r5, 20
         .cfi_rel_offset lr, 24
+        ldr     r0, =profile_state
+        ldr     r5, [r0, #ARM_MCOUNT_GATE]
+.Lgate: add     pc, r5                  /* pc reads as this instruction + 4 (ARM: + 8) */
+        nop                             /* (skipped: the off path starts there) */
+.Loff:                                  /* profiling off: as at entry, and back */
+        .cfi_remember_state
+        pop     {r0-r5, ip, lr}         /* ip = callee return, lr = pushed word (consumed) */
+        .cfi_adjust_cfa_offset -32
+        .cfi_restore r4
+        .cfi_restore r5
+        .cfi_register lr, ip
+        bx      ip
+        .cfi_restore_state
+        .space  .Loff + PROFILE_ARC_BYTES - .   /* (never run: padded to a record's size) */
+.Lon:   /* r5 = the open gate = PROFILE_ARC_BYTES: the record size, for the mla below */
+        .if .Lon - .Loff - PROFILE_ARC_BYTES
+        .error "the off path is not PROFILE_ARC_BYTES long (HAL_PROFILE_MCOUNT_GATE_OPEN)"
+        .endif
+        .if .Loff - .Lgate - ARM_MCOUNT_PC_AHEAD
+        .error "the gate's add does not land on .Loff with a gate of 0"
+        .endif
         ARM_MCOUNT_MASK_SAVE_R3
         ARM_MCOUNT_MASK_OFF
-        ldr     r0, =profile_state
         ldr     r1, [sp, #28]           /* from: the call site */
         ldm     r0, {r0, r2, ip}        /* armed_arcs, armed_homes, hash_mul */
         mul     ip, r1, ip              /* from * PROFILE_ARC_HASH_MUL mod 2^32 */
         umull   ip, r2, ip, r2          /* r2 = that * homes >> 32: the home slot */
-        add     r2, r2, r2, lsl #1
-        add     r0, r0, r2, lsl #2      /* its record (12 bytes a record) */
+        mla     r0, r2, r5, r0          /* its record */
         ldm     r0, {r2, r4, r5}        /* its call site, callee, count */
         cmp     r2, r1                  /* this call site ... */
         it      eq
