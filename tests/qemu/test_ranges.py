@@ -163,6 +163,12 @@ def main():
         t.skip("profile_write", "%s's C library has no files through semihosting" % h.BOARD)
         return t.done()
     m = re.search(r"ranges: profile_write (-?\d+)", con)
+    if m and int(m.group(1)) == -12 and h.BOARD == "microbit":
+        # 16 KiB of RAM: the live set of this 21 KiB range, the package's tables and the
+        # stack leave no room for the spare set profile_write borrows (doc/semihosting.md)
+        t.skip("profile_write's file", "-ENOMEM: microbit's heap holds no second set of "
+               "this firmware's ranges beside the first")
+        return t.done()
     t.eq(int(m.group(1)) if m else None, 0, "profile_write(\"ranges.out\") returned 0")
     w = os.path.join(OUT, "ranges.out")
     if not t.ok(os.path.exists(w), "ranges.out is on the host"):
