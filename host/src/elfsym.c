@@ -292,6 +292,8 @@ static void elf_note_text(struct elf_reader *r, Elf_Scn *scn, const GElf_Shdr *s
 	}
 	tab->text_start = sh->sh_addr;
 	tab->text_end = sh->sh_addr + sh->sh_size;
+	tab->text_offset = sh->sh_offset;
+	tab->text_past_eof = sh->sh_type != SHT_NOBITS && past_eof(sh, r->fsize);
 }
 
 /* Every section's BFD flags (for section_class), the first .text and .symtab. */

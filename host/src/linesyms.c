@@ -135,6 +135,13 @@ static struct sym *walk_lines(struct symtab *tab, struct srcinfo *si,
 
 int symtab_add_lines(struct symtab *tab, const char *path)
 {
+	/* -l walks every address of .text: one whose contents the file does not hold would
+	 * have it walk an address span the file only claims (time not linear in the file) */
+	if (tab->text_past_eof)
+		return error("%s: offset %llu: .text (%llu bytes) runs past the end of the file: "
+			     "not walked line by line (-l)", path,
+			     (unsigned long long)tab->text_offset,
+			     (unsigned long long)(tab->text_end - tab->text_start));
 	if (tab->text_end - tab->text_start > ((uint64_t)1 << 28))
 		return error("%s: .text of %llu bytes is too large to walk line by line", path,
 			     (unsigned long long)(tab->text_end - tab->text_start));

@@ -63,6 +63,8 @@ struct symtab {
 	size_t len;
 	size_t alloc_len;          /* entries before duplicate removal (gprof reads one past) */
 	uint64_t text_start, text_end; /* .text vma, vma + size */
+	uint64_t text_offset;      /* .text's file offset, and its contents run past the end of */
+	int text_past_eof;         /* the file (a broken file's claim): not walked by -l */
 	int is64, big_endian, machine;
 	char *strings_keep;        /* the string table the names point into */
 	char **files;              /* source files in the order first met (gprof's list) */
