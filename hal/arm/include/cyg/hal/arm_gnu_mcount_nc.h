@@ -28,6 +28,17 @@
 #endif
 #define ARM_MCOUNT_GATE PROFILE_STATE_MCOUNT_GATE       /* profile_state.mcount_gate */
 
+/* The way out of every path: the registers as at entry (the pushed word consumed), and an
+ * interworking return into the instrumented code. */
+        .macro arm_mcount_return
+        pop     {r0-r5, ip, lr}         /* ip = callee return, lr = pushed word (consumed) */
+        .cfi_adjust_cfa_offset -32
+        .cfi_restore r4
+        .cfi_restore r5
+        .cfi_register lr, ip
+        bx      ip
+        .endm
+
         .section .text.__gnu_mcount_nc, "ax", %progbits
         .cfi_sections .debug_frame
         .global __gnu_mcount_nc
@@ -49,12 +60,7 @@ __gnu_mcount_nc:
         nop                             /* (skipped: the off path starts there) */
 .Loff:                                  /* profiling off: as at entry, and back */
         .cfi_remember_state
-        pop     {r0-r5, ip, lr}         /* ip = callee return, lr = pushed word (consumed) */
-        .cfi_adjust_cfa_offset -32
-        .cfi_restore r4
-        .cfi_restore r5
-        .cfi_register lr, ip
-        bx      ip
+        arm_mcount_return
         .cfi_restore_state
         .space  .Loff + PROFILE_ARC_BYTES - .   /* (never run: padded to a record's size) */
 .Lon:   /* r5 = the open gate = PROFILE_ARC_BYTES: the record size, for the mla below */
@@ -82,12 +88,7 @@ __gnu_mcount_nc:
         strne   r5, [r0, #PROFILE_ARC_COUNT]
         ARM_MCOUNT_MASK_RESTORE_R3
         .cfi_remember_state
-        pop     {r0-r5, ip, lr}         /* ip = callee return, lr = pushed word (consumed) */
-        .cfi_adjust_cfa_offset -32
-        .cfi_restore r4
-        .cfi_restore r5
-        .cfi_register lr, ip
-        bx      ip                      /* interworking return into the instrumented code */
+        arm_mcount_return
         .cfi_restore_state
 .Lnext:
         add     r0, r0, #PROFILE_ARC_BYTES      /* the slot after the home: always there */
@@ -100,12 +101,7 @@ __gnu_mcount_nc:
         mov     r0, r1                  /* caller_pc: the call site */
         mov     r1, lr                  /* callee_pc */
         bl      __profile_mcount
-        pop     {r0-r5, ip, lr}
-        .cfi_adjust_cfa_offset -32
-        .cfi_restore r4
-        .cfi_restore r5
-        .cfi_register lr, ip
-        bx      ip
+        arm_mcount_return
         .cfi_endproc
         .ltorg
         .size   __gnu_mcount_nc, . - __gnu_mcount_nc
