@@ -270,9 +270,9 @@ static void json_rows(FILE *f, const struct diff *d)
 int diff_write_json(const struct diff *d, const char *const names[2],
 		    const struct diff_limits *lim, const char *path)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = json_open(path);
 	if (!f)
-		return error_errno("%s: cannot write", path);
+		return -1;
 	fputs("{\n  \"old\": ", f);
 	json_str(f, names[0]);
 	fputs(",\n  \"new\": ", f);
@@ -290,9 +290,7 @@ int diff_write_json(const struct diff *d, const char *const names[2],
 		lim->calls ? "true" : "false", diff_failures(d, lim, NULL));
 	json_rows(f, d);
 	fputs("\n  ]\n}\n", f);
-	if (fclose(f))
-		return error_errno("%s: write failed", path);
-	return 0;
+	return json_close(f, path);
 }
 
 void diff_release(struct diff *d)

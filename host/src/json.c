@@ -41,6 +41,21 @@ void json_num(FILE *f, double v)
 		fputs("null", f);
 }
 
+FILE *json_open(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		error_errno("%s", path);
+	return f;
+}
+
+int json_close(FILE *f, const char *path)
+{
+	if (ferror(f) | fclose(f))
+		return error("%s: write error", path);
+	return 0;
+}
+
 /* "files": each gmon file read, with the target's counters. */
 static void json_files(FILE *f, const struct profile *p)
 {
@@ -146,9 +161,9 @@ static void json_tasks(FILE *f, const struct analysis *a)
 
 int json_write(struct analysis *a, const char *path)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = json_open(path);
 	if (!f)
-		return error_errno("%s", path);
+		return -1;
 	const struct profile *p = a->prof;
 	double hz = p->hz;
 	fputs("{\n  \"tool\": \"tgprof\",\n  \"files\": [", f);
@@ -169,7 +184,5 @@ int json_write(struct analysis *a, const char *path)
 	if (a->tasks)
 		json_tasks(f, a);
 	fputs("\n}\n", f);
-	if (ferror(f) | fclose(f))
-		return error("%s: write error", path);
-	return 0;
+	return json_close(f, path);
 }

@@ -12,6 +12,10 @@ int svg_write(struct analysis *a, const char *path, double threshold);
 void elide_templates(const char *name, char *out);
 int callgrind_write(struct analysis *a, const char *path);
 int json_write(struct analysis *a, const char *path);
+/* A JSON file: opened for writing (NULL after an error, said), and closed with every
+ * write checked (0, or -1 after an error, said). */
+FILE *json_open(const char *path);
+int json_close(FILE *f, const char *path);
 /* JSON values: a string (escaped; NULL is null), a number (not finite: null). */
 void json_str(FILE *f, const char *s);
 void json_num(FILE *f, double v);
