@@ -21,7 +21,8 @@ person uses them.
   - the daemon's gmon.tasks: refused before a gmon.out was delivered; fetched by --tftp
     with it, the same snapshot, read by tgprof --tasks, served again byte for byte;
   - tgprof's TFTP client asks for 1428-byte blocks (RFC 2348): against a server granting
-    them and one that knows no options, the file arrives byte for byte;
+    them and one that knows no options, a file ending on a block boundary, an empty one,
+    and every block sent twice, the file arrives byte for byte;
   - a port where nothing answers: an error in words within seconds, exit 1.
 """
 import os
@@ -77,10 +78,10 @@ TASK_ROW = re.compile(r"^\s*([0-9.]+)\s+([0-9.]+)\s+(task-\S+)\s*$")
 
 def parse_screen(text):
     """(refresh number, since-start seconds, since-start samples, {function: (last %,
-    total %, calls/s)}, {task: (last %, total %)}) or None."""
+    total %, calls/s)}, {task: (last %, total %)}, the last interval's samples) or None."""
     m = re.search(r"refresh (\d+),", text)
     s = re.search(r"since start ([0-9.]+) s", text)
-    n = re.search(r"samples: last \d+, since start (\d+);", text)
+    n = re.search(r"samples: last (\d+), since start (\d+);", text)
     if not (m and s and n):
         return None
     rows, tasks = {}, {}
@@ -91,7 +92,7 @@ def parse_screen(text):
         r = TASK_ROW.match(line)
         if r:
             tasks[r.group(3)] = (float(r.group(1)), float(r.group(2)))
-    return int(m.group(1)), float(s.group(1)), int(n.group(1)), rows, tasks
+    return int(m.group(1)), float(s.group(1)), int(n.group(2)), rows, tasks, int(n.group(1))
 
 
 def one_shot_gdb(t, elf, port):
@@ -110,9 +111,17 @@ def one_shot_gdb(t, elf, port):
     first = header_samples(gmon)
     time.sleep(0.5)
     rc, out, err = run([TGPROF, "-b", "-p", "--gdb=127.0.0.1:%d" % port, elf], d)
-    t.ok(rc == 0 and 0 < header_samples(gmon) and calls_of(out, "alpha") > 0,
+    second = header_samples(gmon)
+    t.ok(rc == 0 and 0 < second and calls_of(out, "alpha") > 0,
          "a second run fetches what came after the first (%d samples, then %d)"
-         % (first, header_samples(gmon)), err)
+         % (first, second), err)
+    # Each fetch restarted the target's counts (gprof_dump): what the two resets retired is
+    # exactly what the two files hold, nothing lost and nothing twice.
+    _, out = h.gdb(elf, port, ["print profile_state.samples_retired", "detach"])
+    m = re.search(r"\$1 = (\d+)", out)
+    t.eq(int(m.group(1)) if m else None, first + second,
+         "the target's counts restarted at each fetch: the samples its resets retired are "
+         "the two files' %d + %d" % (first, second))
 
 
 def watch_gdb(t, elf, port):
@@ -156,6 +165,13 @@ def watch_gdb(t, elf, port):
         grew = all(b[1] >= a[1] for a, b in zip(screens, screens[1:])) and len(screens) >= 3
         t.ok(grew, "since-start target time grows from refresh to refresh (%d refreshes)"
              % len(screens), repr([s[:3] for s in screens]))
+        # since start = the last screen's since start + this interval, exactly (refreshes
+        # read one after the other: the intervals add up, none counted twice or lost)
+        pairs = [(a, b) for a, b in zip(screens, screens[1:]) if b[0] == a[0] + 1]
+        t.ok(pairs and all(b[2] == a[2] + b[5] for a, b in pairs),
+             "since-start samples = the previous screen's + the last interval's, exactly "
+             "(%d consecutive pairs)" % len(pairs),
+             repr([(s[0], s[2], s[5]) for s in screens]))
         subprocess.run(["tmux", "send-keys", "-t", session, "q"])
         status_file = os.path.join(d, "exit-status")
         for _ in range(100):
@@ -251,14 +267,24 @@ def tftp(t):
              "gmon.out left", "rc %s\n%s\n%s" % (p.returncode, text[-1500:], err))
 
 
-def fake_server(blksize, payload, seen):
+def fake_server(blksize, payload, seen, dup=False):
     """A one-transfer TFTP server on a free port, in a thread: it answers the read request
     with an OACK granting blksize (None: no options, RFC 1350's 512-byte blocks), then
-    sends payload in blocks of that size, in lock step; seen gets the request's fields.
-    Returns the port."""
+    sends payload in blocks of that size, in lock step (with dup, each block twice, as a
+    server whose ACK came late resends it); seen gets the request's fields. Returns the
+    port."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.bind(("127.0.0.1", 0))
     sock.settimeout(10)
+
+    def acked(n):
+        """Waits for ACK n, passing over the duplicates of older ones."""
+        while True:
+            op, got = struct.unpack(">HH", sock.recvfrom(600)[0][:4])
+            if op != 4 or got > n:
+                return False
+            if got == n:
+                return True
 
     def serve():
         try:
@@ -267,18 +293,22 @@ def fake_server(blksize, payload, seen):
             size = blksize or 512
             if blksize:
                 sock.sendto(b"\0\6blksize\0%d\0" % blksize, peer)
-                if sock.recvfrom(600)[0] != b"\0\4\0\0":
+                if not acked(0):
                     return
             for n in range(len(payload) // size + 1):
-                block = payload[n * size:(n + 1) * size]
-                sock.sendto(struct.pack(">HH", 3, n + 1) + block, peer)
-                if struct.unpack(">HH", sock.recvfrom(600)[0][:4]) != (4, n + 1):
+                block = struct.pack(">HH", 3, n + 1) + payload[n * size:(n + 1) * size]
+                for _ in range(2 if dup else 1):
+                    sock.sendto(block, peer)
+                if not acked(n + 1):
                     return
-            if seen is not None:
-                seen.append(b"complete")
-            sock.sendto(b"\0\5\0\1not found\0", sock.recvfrom(600)[1])  # gmon.stacks
-            sock.sendto(b"\0\5\0\1not found\0", sock.recvfrom(600)[1])  # gmon.tasks
-        except (OSError, socket.timeout):
+            seen.append(b"complete")
+            for _ in range(2):      # gmon.stacks, gmon.tasks: not served here
+                while True:
+                    pkt, other = sock.recvfrom(600)
+                    if pkt[:2] == b"\0\1":
+                        break
+                sock.sendto(b"\0\5\0\1not found\0", other)
+        except (OSError, socket.timeout, struct.error):
             pass
         finally:
             sock.close()
@@ -288,20 +318,26 @@ def fake_server(blksize, payload, seen):
 
 
 def tftp_servers(t, gmon):
-    """tgprof's client against a server granting blksize 1428 and one without options."""
-    payload = open(gmon, "rb").read()
-    for blksize, what in ((1428, "an OACK granting blksize 1428"),
-                          (None, "no options (RFC 1350, 512-byte blocks)")):
-        d = os.path.join(OUT, "server-%s" % (blksize or 512))
+    """tgprof's client against servers of every kind a transfer meets: one granting blksize
+    1428 and one without options; a file that ends on a block boundary (an empty last
+    block), an empty file; every block sent twice."""
+    real = open(gmon, "rb").read()
+    cases = ((1428, real, False, "an OACK granting blksize 1428"),
+             (None, real, False, "no options (RFC 1350, 512-byte blocks)"),
+             (1428, real[:2 * 1428].ljust(2 * 1428, b"\0"), False,
+              "blksize 1428, a file of exactly two blocks (an empty third)"),
+             (None, b"", False, "no options, an empty file (one empty block)"),
+             (None, real, True, "no options, every block sent twice"))
+    for k, (blksize, payload, dup, what) in enumerate(cases):
+        d = os.path.join(OUT, "server-%d" % k)
         os.makedirs(d)
         seen = []
-        port = fake_server(blksize, payload, seen)
+        port = fake_server(blksize, payload, seen, dup)
         rc, out, err = run([TGPROF, "-b", "-p", "--tftp=127.0.0.1:%d" % port,
                             os.path.join(OUT, "watchprog.elf")], d)
         got = os.path.join(d, "gmon.out")
-        t.ok(rc == 0 and b"complete" in seen and os.path.exists(got)
-             and open(got, "rb").read() == payload and seen[:4] == [b"gmon.out", b"octet",
-                                                                    b"blksize", b"1428"],
+        t.ok(b"complete" in seen and os.path.exists(got) and open(got, "rb").read() == payload
+             and seen[:4] == [b"gmon.out", b"octet", b"blksize", b"1428"],
              "--tftp against a server answering with %s: the file byte for byte (%d bytes)"
              % (what, len(payload)), "rc %d %r\n%s" % (rc, seen[:6], err))
 
