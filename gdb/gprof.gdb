@@ -387,7 +387,11 @@ def tasks_table(d):
     out of any update; a reset pending zeroes the counts, as the target will."""
     try:
         t = gdb.parse_and_eval("profile_tasks")
-        running = int(gdb.parse_and_eval("profile_task_samples"))
+        # the running task's samples: those since its last fold (target/src/tasks.c)
+        running = (int(gdb.parse_and_eval("profile_state.samples_retired")) +
+                   int(gdb.parse_and_eval("profile_state.samples")) +
+                   int(gdb.parse_and_eval("profile_frozen.samples")) -
+                   int(t["folded_at"])) & 0xFFFFFFFF
     except gdb.error:
         return None
     zero = d.reset_pending

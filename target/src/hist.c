@@ -82,7 +82,6 @@ static void hist_count_slow(struct profile_state *s, uint32_t b, uintptr_t pc)
 {
     uint32_t v = s->bins[b];
     s->samples++;
-    PROFILE_TASK_SAMPLE();
     PROFILE_STACK_SAMPLE(pc);
     if (v < PROFILE_BIN_MAX - 1)
         s->bins[b] = (uint16_t)(v + 1);
@@ -98,7 +97,6 @@ static inline void overhead_count(struct profile_state *s)
 {
     s->samples++;
     s->samples_overhead++;
-    PROFILE_TASK_SAMPLE();
 }
 
 /* Everything but a sample in the fast path's range with the gate open and its bin below
@@ -119,7 +117,6 @@ static __attribute__((noinline)) void hit_miss(struct profile_state *s, uintptr_
         } else {
             s->samples++;
             s->samples_out_of_range++;
-            PROFILE_TASK_SAMPLE();
             PROFILE_STACK_SAMPLE(pc);
         }
     }
@@ -145,7 +142,6 @@ void __profile_hit(uintptr_t pc)
             if (__builtin_expect(v < PROFILE_BIN_MAX - 1, 1)) {
                 *bin = (uint16_t)(v + 1);
                 s->samples++;
-                PROFILE_TASK_SAMPLE();
                 PROFILE_STACK_SAMPLE(pc);
                 hal_profile_irq_restore(irq);
                 return;

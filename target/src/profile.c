@@ -364,7 +364,7 @@ int profile_get_stats(struct profile_stats *st)
         st->arcs_dropped = s->arcs_dropped;
         st->arcs_out_of_range = s->arcs_out_of_range;
         st->bytes_allocated = (uint32_t)s->memory_bytes;
-        st->samples_total = s->samples_retired + s->samples + profile_frozen.samples;
+        st->samples_total = profile_samples_since_on();
         st->samples_overhead = s->samples_overhead;
     }
     hal_profile_irq_restore(irq);

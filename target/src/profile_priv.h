@@ -187,6 +187,14 @@ extern struct profile_state profile_state;
  * a reader, merged back or dropped by profile_snapshot_release(). */
 extern struct profile_state profile_frozen;
 
+/* Every sample since profile_on (profile_get_stats' samples_total). Only a sample moves
+ * it: a reset retires samples, a snapshot freezes them and a merge-back or a delivery
+ * moves them on, each keeping the sum. In a lock section (or halted). */
+static inline uint32_t profile_samples_since_on(void)
+{
+    return profile_state.samples_retired + profile_state.samples + profile_frozen.samples;
+}
+
 /* Bytes of the heap allocation whose failure made the last profile_on() or profile_write()
  * return -ENOMEM (0: they did not), so that a message can say how much was missing
  * (autostart.c) while the API returns only the errno. Set by the one that failed, cleared
@@ -413,22 +421,21 @@ struct profile_task {
     uintptr_t   id;
     const char *name;           /* the caller's string (NULL: none) */
     uint32_t    samples;        /* timer samples taken while it ran (but the running
-                                   task's latest: profile_task_samples) */
+                                   task's latest: since folded_at) */
 };
 struct profile_tasks {
     uint32_t current;           /* the running task's slot */
     uint32_t used;              /* slots registered: 1 .. CYGNUM_PROFILE_TASKS */
     uint32_t unregistered;      /* profile_task_switch calls that found no slot */
+    /* profile_samples_since_on() when the running task's samples were last added to its
+     * slot: the sample path counts nothing per task, the running task's samples are the
+     * difference */
+    uint32_t folded_at;
     struct profile_task slots[CYGNUM_PROFILE_TASKS + 1];
 };
 /* Owned by tasks.c; changed in lock sections (profile_task_switch, reset, snapshot); read by
  * gdb/gprof.gdb (gmon.tasks). */
 extern struct profile_tasks profile_tasks;
-/* The running task's samples since it was switched in (or since the last reset or
- * snapshot): the sample path's one increment, added to its slot when it is switched out.
- * Owned by tasks.c; counted by hist.c wherever a sample is (masked). */
-extern uint32_t profile_task_samples;
-#define PROFILE_TASK_SAMPLE() (profile_task_samples++)
 /* Zeroes the counts (profile_clear, profile_stop: in a lock section). */
 void profile_task_clear(void);
 /* A snapshot's share (snapshot.c, in its lock sections), as profile_stack_freeze/thaw/

@@ -3,10 +3,11 @@
  * taken (profile_task_switch, which an RTOS calls from its switch hook), and the task table
  * leaves the target as gmon.tasks beside gmon.out (doc/format.md).
  *
- * The sample path's share is one increment of profile_task_samples, the running task's
- * samples since it was switched in; a switch adds them to the task's slot and starts
- * again at 0 for the next. Both run masked, so every sample is counted for exactly one
- * task whatever the interleaving (a switch from any handler, a sample in any handler).
+ * The sample path does nothing for it: the running task's samples are those counted since
+ * it was switched in (profile_samples_since_on(), which only a sample moves, against the
+ * table's folded_at), and a switch adds them to its slot. The switch runs masked, so every
+ * sample is counted for exactly one task whatever the interleaving (a switch from any
+ * handler, a sample in any handler).
  * A sample in an interrupt handler counts for the task it interrupted, as FreeRTOS's
  * run-time statistics do.
  */
@@ -27,16 +28,17 @@ struct profile_tasks profile_tasks = {
                [TASKS] = { .id = UINTPTR_MAX, .name = "(other tasks)" } },
 };
 
-/* The running task's samples not yet in its slot (profile_priv.h): owned by this file,
- * counted by hist.c's sample path (masked), added to the slot here. */
-uint32_t profile_task_samples;
-
 /* The running task's samples into its slot. In a lock section. */
 static void fold_running(struct profile_tasks *t)
 {
-    t->slots[t->current].samples += profile_task_samples;
-    profile_task_samples = 0;
+    uint32_t now = profile_samples_since_on();
+    t->slots[t->current].samples += now - t->folded_at;
+    t->folded_at = now;
 }
+
+/* The slots in use (registered, and "(other tasks)"), in order: what the loops visit. */
+#define FOR_EACH_SLOT(i, t) \
+    for (uint32_t i = 0; i <= TASKS; i = i + 1 == (t)->used ? OTHER : i + 1)
 
 int profile_task_switch(uintptr_t id, const char *name)
 {
@@ -76,8 +78,8 @@ int profile_stack_switch(uintptr_t id)
 void profile_task_clear(void)
 {
     struct profile_tasks *t = &profile_tasks;
-    profile_task_samples = 0;
-    for (uint32_t i = 0; i <= TASKS; i++)
+    t->folded_at = profile_samples_since_on();  /* (the running task's: dropped too) */
+    FOR_EACH_SLOT(i, t)
         t->slots[i].samples = 0;
     t->unregistered = 0;
 }
@@ -116,7 +118,11 @@ void profile_task_freeze(void)
     frozen->valid = 1;
     frozen->prof_rate = profile_frozen.prof_rate;
     frozen->samples_total = profile_frozen.samples;
-    frozen->table = *t;
+    frozen->table.current = t->current;
+    frozen->table.used = t->used;
+    frozen->table.unregistered = t->unregistered;
+    FOR_EACH_SLOT(i, t)
+        frozen->table.slots[i] = t->slots[i];
     profile_task_clear();
 }
 
@@ -127,7 +133,7 @@ void profile_task_thaw(int delivered)
         return;
     if (!delivered) {
         /* (the slots registered meanwhile come after the frozen ones: same indices) */
-        for (uint32_t i = 0; i <= TASKS; i++)
+        FOR_EACH_SLOT(i, &frozen->table)
             t->slots[i].samples += frozen->table.slots[i].samples;
         t->unregistered += frozen->table.unregistered;
     }

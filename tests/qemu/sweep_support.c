@@ -108,8 +108,7 @@ void sweep_overflow(uintptr_t pc)
         uint32_t n = (PROFILE_BIN_MAX - 2 - count % PROFILE_BIN_MAX + PROFILE_BIN_MAX) %
                      PROFILE_BIN_MAX;
         profile_bin_store(s, b, (uint64_t)count + n, 0);
-        s->samples += n;
-        profile_task_samples += n;      /* (the running task's, as a sample's) */
+        s->samples += n;                /* (the running task's too, as a sample's) */
         sweep_samples_taken += n;
     }
     profile_unlock(irq);
