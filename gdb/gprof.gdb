@@ -105,18 +105,12 @@ def _in_hot_path(ranges):
     return any(lo <= pc < hi for lo, hi in ranges)
 
 
-def _has_stacks():
-    """The target has the stack-profiling mode (its tree, profile_stacks)."""
-    return gdb.lookup_global_symbol("profile_stacks") is not None or \
-        gdb.lookup_static_symbol("profile_stacks") is not None
-
-
 def _release_frame():
     """profile_snapshot_release's frame when the target is halted inside it, else None.
     Its merge-back moves an abandoned snapshot into the live data a locked step at a time
-    (bins, arcs, ...) and the stack mode's tree in its last step: a read between two
-    steps would hold part of the snapshot in gmon.out and none of it in gmon.stacks. (The
-    plain mode's gmon.out alone is whole at every step: it is read there.)"""
+    (bins, arcs, ...) and the task table (and the stack mode's tree) in its last step: a
+    read between two steps would hold part of the snapshot in gmon.out and none of it in
+    gmon.tasks and gmon.stacks."""
     f = gdb.newest_frame()
     for _ in range(64):
         if f is None:
@@ -171,7 +165,7 @@ def _quiesce(s):
     ranges += [r for r in map(_stub_range, _HOT_STUBS) if r]
     moved = False
     for _ in range(_MAX_STEPS):
-        release = None if int(s["lasting"]["busy"]) or not _has_stacks() else _release_frame()
+        release = None if int(s["lasting"]["busy"]) else _release_frame()
         if int(s["lasting"]["busy"]):
             _run_to_busy_clear()
         elif release is not None:

@@ -45,23 +45,15 @@ OUT = os.path.join(h.OUT_ROOT, "sweep_stacks")
 # that calls it (profile_snapshot_release and merge_back's phases, profile_stop the
 # compaction's caller). profile_on_ranges and the bins' and arcs' slow paths are the plain sweep's.
 SWEPT = ("__cyg_profile_func_enter", "__cyg_profile_func_exit", "profile_stack_sample",
-         "profile_stack_switch", "profile_task_switch", "profile_stack_select",
-         "fold_running", "profile_stack_freeze", "profile_stack_thaw",
+         "profile_task_switch", "profile_stack_select", "profile_stack_freeze",
+         "profile_stack_thaw",
          "profile_stack_forget", "profile_stack_compact", "profile_stack_clear", "child_node",
          "keep_path", "drop_left_frames", "image_read", "stacks_record",
          "profile_stack_kept_size", "profile_stack_kept_read", "profile_stack_kept_ended",
-         "profile_snapshot_take", "profile_snapshot_release", "merge_back", "step_begin",
-         "merge_arc_losses", "merge_overflow_entries", "merge_bins", "merge_unbinned_samples",
-         "merge_arcs", "zero_frozen_set",
+         "profile_snapshot_take", "step_begin", "profile_task_freeze", "profile_task_thaw",
+         "profile_task_clear", "profile_task_forget") + sw.RUN_OUT + (
          "__profile_hit", "hit_miss", "hist_count_slow", "profile_slow_path", "profile_clear",
          "profile_reset", "profile_on", "profile_off", "profile_stop")
-# gdb never reads inside a snapshot's release in the stack mode: it runs the target out of
-# it first (gdb/gprof.gdb, _release_frame). Halts there are swept at every RELEASE_STRIDE-th
-# instruction (each costs a round: the release runs to its end), not at all of them.
-RUN_OUT = ("profile_snapshot_release", "merge_back", "merge_arc_losses",
-           "merge_overflow_entries", "merge_bins", "merge_unbinned_samples", "merge_arcs",
-           "zero_frozen_set")
-RELEASE_STRIDE = 6
 CONFIG = {"arm_at": "sweep_armed", "record": ["ssweep_merging"]}
 GROUPS = 4      # boots, each halting at a part of the instructions (groups_of)
 HIT_PATH = ("__profile_hit", "profile_stack_sample")
@@ -208,10 +200,7 @@ def main():
     t = h.Tap()
     shutil.rmtree(OUT, ignore_errors=True)
     os.makedirs(OUT)
-    every = sw.swept_functions(ELF, SWEPT, in_stacks_c)
-    funcs = {n: v for n, v in every.items() if n.split(".")[0] not in RUN_OUT}
-    run_out = sorted(sw.swept_instructions({n: v for n, v in every.items()
-                                            if n not in funcs}, ELF))
+    funcs, run_out = sw.split_run_out(sw.swept_functions(ELF, SWEPT, in_stacks_c), ELF)
     t.ok({"__cyg_profile_func_enter", "__cyg_profile_func_exit", "profile_stack_sample",
           "profile_task_switch", "profile_stack_freeze", "profile_stack_thaw",
           "profile_stack_compact", "profile_stack_clear"} <= set(funcs),
@@ -230,7 +219,7 @@ def main():
         out = os.path.join(OUT, "part%d" % n)
         os.makedirs(out)
         where = sw.swept_instructions(group, ELF)
-        release = run_out[n::GROUPS * RELEASE_STRIDE]
+        release = run_out[n::GROUPS * sw.RELEASE_STRIDE]
         r = sw.run_gdb(dict(CONFIG, addresses=sorted(set(where) | set(release)), out=out),
                        "sweep", ELF, out)
         console = open(os.path.join(out, "sweep-qemu.log")).read()
@@ -251,10 +240,7 @@ def main():
         merged["adjusted"].update(x[0]["adjusted"])
     t.ok(all(x[0]["refused"] == [] for x in runs), "gprof_fetch/gprof_reset worked at every "
          "halt", [x[0]["refused"][:5] for x in runs])
-    in_release = [a for a in merged["hits"] if a in set(run_out)]
-    t.ok(len(in_release) >= 10, "halts inside a snapshot's release (merge-back included): "
-         "%d, each dumped after gdb ran the target out of it" % len(in_release))
-    merged["hits"] = [a for a in merged["hits"] if a not in set(run_out)]
+    merged["hits"] = sw.check_run_out(t, merged["hits"], run_out)
     sw.check_coverage(t, funcs, sw.swept_instructions(funcs, ELF), merged, CONFIG, ELF, OUT)
 
     # Every dump's pair one snapshot.
