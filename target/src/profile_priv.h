@@ -75,7 +75,7 @@ struct profile_state {
     uint32_t  hash_mul;         /* PROFILE_ARC_HASH_MUL, a constant: loaded with the two above */
     /* The mcount stub's off switch, the word after hash_mul: 0 while profiling is off
      * (never started, stopped, or profile_on failed), so that a stub returns at once
-     * without looking anything up; HAL_PROFILE_MCOUNT_GATE_OPEN while it runs, a pending
+     * without looking anything up; PROFILE_MCOUNT_GATE_OPEN while it runs, a pending
      * reset included (gdb's reset closes the gate above, not this one: those calls must
      * reach the slow path). Read by the stub unmasked: a call that races profile_on or
      * profile_off is counted or not, as one just before or just after it would be. */
@@ -230,7 +230,7 @@ static inline void profile_arm(struct profile_state *s)
 {
     s->armed_span = s->open_span;
 #if PROFILE_CALLGRAPH
-    s->mcount_gate = HAL_PROFILE_MCOUNT_GATE_OPEN;
+    s->mcount_gate = PROFILE_MCOUNT_GATE_OPEN;
 #endif
     /* (On a 64-bit target, the mcount gate opens only when the table's window is the
      * first 4 GiB: a stub compares a record's zero-extended words with whole addresses.

@@ -99,10 +99,10 @@ __gnu_mcount_nc:
         str     r2, [sp, #32]           /* the pushed word's slot: where pc comes from */
         mov     lr, r1                  /* the pushed word, in lr */
         pop     {r0-r7, pc}             /* return to the callee, consuming the slot */
-        .space  .Loff + PROFILE_ARC_BYTES - .   /* (never run: padded to a record's size) */
-.Lon:   /* r7 = the open gate = PROFILE_ARC_BYTES: the record size, for one muls below */
-        .if .Lon - .Loff - PROFILE_ARC_BYTES
-        .error "the off path is not PROFILE_ARC_BYTES long (HAL_PROFILE_MCOUNT_GATE_OPEN)"
+        .space  .Loff + PROFILE_MCOUNT_GATE_OPEN - .   /* (never run: padded to a record's size) */
+.Lon:   /* r7 = the open gate = PROFILE_MCOUNT_GATE_OPEN: the record size, for one muls below */
+        .if .Lon - .Loff - PROFILE_MCOUNT_GATE_OPEN
+        .error "the off path is not PROFILE_MCOUNT_GATE_OPEN long"
         .endif
         .if .Loff - .Lgate - 4
         .error "the gate's add does not land on .Loff with a gate of 0"

@@ -66,7 +66,7 @@ _mcount:
          * model; t1 then points at the gate, the other fields below it. */
 #define GATE PROFILE_STATE_MCOUNT_GATE
 1:      auipc   t1, %pcrel_hi(profile_state + GATE)
-        lw      t5, %pcrel_lo(1b)(t1)   /* open: HAL_PROFILE_MCOUNT_GATE_OPEN, a record's bytes */
+        lw      t5, %pcrel_lo(1b)(t1)   /* open: PROFILE_MCOUNT_GATE_OPEN, a record's bytes */
         beqz    t5, .Loff
         addi    t1, t1, %pcrel_lo(1b)
         csrrci  t0, mstatus, RISCV_MSTATUS_MIE

@@ -21,8 +21,6 @@
  *   HAL_PROFILE_FROM_EXCEPTION(pc)  mcount's caller is an interrupt entry's mark
  *   HAL_PROFILE_MUL_HIGH(a, b)    (a * b) >> 32 of two 32-bit values, where the core has a
  *                                 multiply-high (the dither's offset: <cyg/profile/dither.h>)
- *   HAL_PROFILE_MCOUNT_GATE_OPEN  the nonzero word the mcount gate holds while profiling
- *                                 runs (a stub may branch or scale by it)
  *
  * The package is never built with -pg: none of these hooks may be either (an mcount stub
  * that recursed into itself), nor anything they call.
@@ -38,7 +36,7 @@
  *
  *   gate = the u32 at profile_state + PROFILE_STATE_MCOUNT_GATE, read first, unmasked:
  *     0 while profiling is off (never started, stopped, profile_on failed): return at
- *     once, recording nothing; else HAL_PROFILE_MCOUNT_GATE_OPEN (below)
+ *     once, recording nothing; else PROFILE_MCOUNT_GATE_OPEN (below)
  *   with every interrupt that may run -pg code masked (hal_profile_irq_save),
  *     arcs  = the pointer at profile_state + PROFILE_STATE_ARCS
  *     homes = the u32 at profile_state + PROFILE_STATE_HOMES
@@ -68,6 +66,10 @@
 #define PROFILE_STATE_HOMES    __SIZEOF_POINTER__          /* u32 */
 #define PROFILE_STATE_HASH_MUL (__SIZEOF_POINTER__ + 4)    /* u32: PROFILE_ARC_HASH_MUL */
 #define PROFILE_STATE_MCOUNT_GATE (__SIZEOF_POINTER__ + 8) /* u32: 0 off, else GATE_OPEN */
+/* What the mcount gate holds while profiling runs: nonzero, and a record's size, so that
+ * an ARM stub that adds it to pc lands past an off path of that length and has the record
+ * size in a register for its lookup (hal/arm/include/cyg/hal/arm_gnu_mcount_nc.h). */
+#define PROFILE_MCOUNT_GATE_OPEN  PROFILE_ARC_BYTES
 
 /* Fibonacci hashing: 2^32 divided by the golden ratio, odd. */
 #define PROFILE_ARC_HASH_MUL  0x9E3779B1
@@ -123,13 +125,6 @@ static inline int hal_profile_in_interrupt(void);
 #endif
 
 /* ---- Optional, with their defaults --------------------------------------------------- */
-
-/* HAL_PROFILE_MCOUNT_GATE_OPEN: what profile_state's mcount gate holds while profiling
- * runs (0 while it is off). A stub that only tests the gate takes the default; an ARM stub
- * adds it to pc and scales the lookup by it (PROFILE_ARC_BYTES). */
-#ifndef HAL_PROFILE_MCOUNT_GATE_OPEN
-#define HAL_PROFILE_MCOUNT_GATE_OPEN 1u
-#endif
 
 /* HAL_PROFILE_STACK_LEVEL(): the exception level the code runs at, a uint32_t, 0 in
  * thread mode; the stack-profiling mode gives each level's first frame a root of its own,

@@ -12,7 +12,7 @@
  *
  * The gate (profile_state.mcount_gate, the word after hash_mul) is checked first, before
  * anything is masked: added to pc, 0 (profiling off) lands on the off path, which only
- * restores and returns, and the open value, HAL_PROFILE_MCOUNT_GATE_OPEN = PROFILE_ARC_BYTES
+ * restores and returns, and the open value, PROFILE_MCOUNT_GATE_OPEN = PROFILE_ARC_BYTES
  * (the off path is padded to it), on the lookup, which then has the record size in a
  * register for one mla instead of two adds. One load and one add: the cheapest test and
  * branch there is (a cbz would need a low register free before the push, and two
@@ -62,10 +62,10 @@ __gnu_mcount_nc:
         .cfi_remember_state
         arm_mcount_return
         .cfi_restore_state
-        .space  .Loff + PROFILE_ARC_BYTES - .   /* (never run: padded to a record's size) */
+        .space  .Loff + PROFILE_MCOUNT_GATE_OPEN - .   /* (never run: padded to a record's size) */
 .Lon:   /* r5 = the open gate = PROFILE_ARC_BYTES: the record size, for the mla below */
-        .if .Lon - .Loff - PROFILE_ARC_BYTES
-        .error "the off path is not PROFILE_ARC_BYTES long (HAL_PROFILE_MCOUNT_GATE_OPEN)"
+        .if .Lon - .Loff - PROFILE_MCOUNT_GATE_OPEN
+        .error "the off path is not PROFILE_MCOUNT_GATE_OPEN long"
         .endif
         .if .Loff - .Lgate - ARM_MCOUNT_PC_AHEAD
         .error "the gate's add does not land on .Loff with a gate of 0"

@@ -36,9 +36,5 @@
     "bx    r1\n\t"                                                                            \
     ".ltorg\n\t"
 
-/* What profile_state.mcount_gate holds while profiling runs: the mcount stub adds it to
- * pc, and that far past 0 (its off path, padded) is its lookup, which uses it as the
- * record size (mcount.S checks both). */
-#define HAL_PROFILE_MCOUNT_GATE_OPEN 12u
 
 #endif

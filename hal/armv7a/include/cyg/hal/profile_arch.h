@@ -62,9 +62,5 @@ extern volatile unsigned hal_armv7a_irq_depth;
  * (<cyg/profile/dither.h>). (The Cortex-A9 has no divide instruction.) */
 #define HAL_PROFILE_MUL_HIGH(a, b) ((uint32_t)(((uint64_t)(uint32_t)(a) * (uint32_t)(b)) >> 32))
 
-/* What profile_state.mcount_gate holds while profiling runs: the mcount stub adds it to
- * pc, and that far past 0 (its off path, padded) is its lookup, which uses it as the
- * record size (mcount.S checks both). */
-#define HAL_PROFILE_MCOUNT_GATE_OPEN 12u
 
 #endif

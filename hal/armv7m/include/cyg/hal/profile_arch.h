@@ -29,9 +29,5 @@
 /* UMULL: the dither's offset in one instruction (<cyg/profile/dither.h>). */
 #define HAL_PROFILE_MUL_HIGH(a, b) ((uint32_t)(((uint64_t)(uint32_t)(a) * (uint32_t)(b)) >> 32))
 
-/* What profile_state.mcount_gate holds while profiling runs: the mcount stub adds it to
- * pc, and that far past 0 (its off path, padded) is its lookup, which uses it as the
- * record size (mcount.S checks both). */
-#define HAL_PROFILE_MCOUNT_GATE_OPEN 12u
 
 #endif

@@ -43,8 +43,5 @@ static inline int hal_profile_in_interrupt(void)
 /* Return addresses and PCs are plain code addresses. */
 #define HAL_PROFILE_PC(x) ((uintptr_t)(x))
 
-/* What profile_state.mcount_gate holds while profiling runs: nonzero, and the record size,
- * which the mcount stub's lookup then has in a register (mcount.S). */
-#define HAL_PROFILE_MCOUNT_GATE_OPEN 12u
 
 #endif
