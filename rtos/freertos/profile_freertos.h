@@ -35,7 +35,9 @@
 #define xPortSysTickHandler SysTick_Handler
 #endif
 
-#ifdef PROFILE_FREERTOS_TASKS
+/* (C only: the package's configuration, <pkgconf/profile_gprof.h>, is not read in a port's
+ * assembler file that includes FreeRTOSConfig.h) */
+#if defined(PROFILE_FREERTOS_TASKS) && !defined(__ASSEMBLER__)
 /* (FreeRTOS.h sets its defaults after this file: taken here the same way) */
 #ifdef configNUMBER_OF_CORES
 #define PROFILE_FREERTOS_IDLE_TASKS configNUMBER_OF_CORES
@@ -51,9 +53,6 @@
  * tasks, and "main" (the context before the scheduler starts). */
 #define PROFILE_FREERTOS_ALL_TASKS \
     (PROFILE_FREERTOS_TASKS + PROFILE_FREERTOS_IDLE_TASKS + PROFILE_FREERTOS_TIMER_TASKS + 1)
-#ifndef CYGNUM_PROFILE_TASKS
-#define CYGNUM_PROFILE_TASKS 16     /* (the package's default: cyg/profile/opts.h) */
-#endif
 #if CYGNUM_PROFILE_TASKS < PROFILE_FREERTOS_ALL_TASKS
 #error "CYGNUM_PROFILE_TASKS is smaller than the tasks FreeRTOS will run (PROFILE_FREERTOS_TASKS + the idle task + the timer task + main): configure the package with a larger CYGNUM_PROFILE_TASKS"
 #endif

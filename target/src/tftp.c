@@ -2,9 +2,9 @@
  * The TFTP daemon: a read-only TFTP server (RFC 1350) of our own on lwIP's raw UDP API,
  * with option negotiation (RFC 2347) of the block size (blksize, RFC 2348) and the
  * transfer size (tsize, RFC 2349), on UDP port CYGNUM_PROFILE_TFTP_PORT. It serves the
- * files of served_files[] below: gmon.out, a snapshot of the profiling data; in the
- * stack-profiling mode gmon.stacks too, the calling-context tree that went with the last
- * gmon.out delivered (stacks.c keeps it).
+ * files of served_files[] below: gmon.out, a snapshot of the profiling data; gmon.tasks,
+ * the task table that went with the last gmon.out delivered (tasks.c keeps it); and in the
+ * stack-profiling mode gmon.stacks, that gmon.out's calling-context tree (stacks.c).
  *
  * A transfer freezes its file when it starts (gmon.out: profile_snapshot_take; recording
  * goes on into the spare set), sends it block by block in lock step, and releases it when
@@ -514,7 +514,6 @@ static void start_transfer(const struct request *rq, const ip_addr_t *addr, u16_
         send_error(addr, port, ERR_NOT_DEFINED, tftpd.why);
         return;
     }
-    xfer.file = rq->file;
     ip_addr_copy(xfer.peer, *addr);
     xfer.peer_port = port;
     xfer.progress_ms = sys_now();
