@@ -17,6 +17,7 @@ QEMU with -icount and its gmon.out fetched by gdb at phase_done(1).
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -43,6 +44,16 @@ def profile(t, name, run):
     gmon = os.path.join(d, "gmon.out")
     t.ok(os.path.exists(gmon), "%s (run %d): gdb fetched gmon.out" % (name, run), out[-1500:])
     return elf, gmon
+
+
+def gprof_self(elf, gmon):
+    """{function: (self seconds, calls or None)} from GNU gprof's flat profile."""
+    rows = {}
+    for line in h.gprof(elf, gmon, "-b", "-p")[1].splitlines():
+        f = line.split()
+        if len(f) >= 4 and re.match(r"^[\d.]+$", f[0]) and re.match(r"^[\d.]+$", f[2]):
+            rows[f[-1]] = (float(f[2]), int(f[3]) if len(f) == 7 else None)
+    return rows
 
 
 def tgprof(*args):
@@ -103,8 +114,9 @@ def main():
 
     rc, out, err = tgprof("--diff", "--fail-slower=5", base1[0], base1[1], slow[0], slow[1])
     t.ok(rc == 2 and "checksum: self time +" in err and "validate" not in err
-         and "tokenize" not in err,
-         "--fail-slower=5: exit 2, checksum named (and not validate or tokenize)",
+         and "tokenize" not in err and "main:" not in err,
+         "--fail-slower=5: exit 2, checksum named by its self time (not validate, tokenize, "
+         "or main, whose total time rose with checksum's)",
          "rc %d\n%s" % (rc, err))
     rc, out, err = tgprof("--diff", "--fail-calls", base1[0], base1[1], slow[0], slow[1])
     t.ok(rc == 2 and "--fail-calls: validate: called %d times, was %d"
@@ -130,6 +142,16 @@ def main():
         ok, d = False, e
     t.ok(rc == 2 and ok, "--json: the same rows, limits and 3 failures (the program's time, checksum's, "
          "validate's calls)", repr(d)[:1500])
+    # each side's self seconds and calls are GNU gprof's flat profile of that file
+    odd = []
+    for side, (elf, gmon) in enumerate((base1, slow)):
+        for name, (secs, calls) in gprof_self(elf, gmon).items():
+            f = fn.get(name) if isinstance(d, dict) else None
+            if not f or abs(f["self_seconds"][side] - secs) > 0.005 or \
+                    (calls is not None and f["calls"][side] != calls):
+                odd.append((side, name, secs, calls, f and (f["self_seconds"], f["calls"])))
+    t.ok(isinstance(d, dict) and not odd, "each side's self seconds and calls are GNU gprof's "
+         "flat profile of that file", repr(odd[:10]))
 
     rc, out, err = tgprof("--diff", base1[0], base1[1])
     t.ok(rc == 1 and "--diff takes OLD.elf OLD.out NEW.elf NEW.out" in err,

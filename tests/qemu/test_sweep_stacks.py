@@ -146,6 +146,9 @@ def check_dumps(r, out, name_of, handler, found):
     for i, path in enumerate(files):
         hdr, nodes = ts.read_stacks(os.path.splitext(path)[0] + ".stacks")
         g = h.gmon_header(path)
+        tasks = sw.tasks_samples(os.path.splitext(path)[0] + ".tasks")
+        if tasks != (g[2], g[2]):
+            found["tasks"].append((os.path.basename(path), g[2], tasks))
         at = r["dumped_at"][i] if i < len(r["dumped_at"]) else None
         merging = at is not None and r["recorded"][i][0]
         where = "%s, halted at 0x%x in %s%s" % (os.path.relpath(path, OUT), at, name_of(at),
@@ -206,7 +209,7 @@ def main():
           "profile_stack_compact", "profile_stack_clear"} <= set(funcs),
          "the swept functions are in the firmware", sorted(funcs))
     name_of = ts.namer(ELF)
-    found = dict(pairs=[], lost=[], merging=[], calls=[], calls_merging=[], worst=0,
+    found = dict(pairs=[], lost=[], merging=[], calls=[], calls_merging=[], tasks=[], worst=0,
                  repaired=0, contexts=set(), roots=set())
     runs, failed, fw_calls, handler = [], [], {}, "?"
     # A thread's new slot (profile_stack_select) is taken in a masked section that a dump
@@ -247,6 +250,8 @@ def main():
     t.ok(found["pairs"] == [], "every dump's gmon.stacks holds its gmon.out's samples and "
          "overhead, every sample in a node (%d pairs)"
          % sum(len(x[1]["files"]) for x in runs), "\n".join(found["pairs"][:20]))
+    t.ok(found["tasks"] == [], "every dump's gmon.tasks holds its gmon.out's samples, every one "
+         "in a task (the threads switch through profile_task_switch)", found["tasks"][:10])
     t.ok(found["lost"] == [], "no sample lost from the trees where gdb halts in the "
          "sample's path (gdb/gprof.gdb steps out of profile_stack_sample as out of "
          "__profile_hit)", "\n".join(found["lost"][:20]))
