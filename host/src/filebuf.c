@@ -82,3 +82,11 @@ int filebuf_check_start(const char *path, const unsigned char *b, size_t len,
 		return error("%s: offset 12: address width %u (4 or 8)", path, *addr);
 	return 0;
 }
+
+int filebuf_refuse(int named, const char *why, const char *hint)
+{
+	if (named)
+		return error("%s%s", why, hint);
+	warning("%s, ignored%s", why, hint);
+	return 1;
+}

@@ -11,5 +11,9 @@ uint64_t filebuf_get(const unsigned char *p, unsigned n, int big);
 int filebuf_check_start(const char *path, const unsigned char *b, size_t len,
 			const char *kind, unsigned size, const char *magic, int *big,
 			unsigned *addr);
+/* A companion file that is not the gmon files' snapshot: why (then ", ignored" for a file
+ * found beside the gmon file, then hint) as an error for a file named on the command line
+ * (-1), as a warning for one found beside (1: the caller goes on without it). */
+int filebuf_refuse(int named, const char *why, const char *hint);
 
 #endif

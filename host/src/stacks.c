@@ -74,16 +74,12 @@ int stacks_fit_gmon(const struct stacks *st, const struct profile *p, int named)
 	gmon_counters(p, sum);
 	if (sum[0] == st->samples && sum[1] == st->overhead)
 		return 0;
-#define NOT_THIS "%s: offset 24: %u samples and %u overhead, but %s%s holds %llu and " \
-	"%llu: not the tree of this profile%s (over TFTP: get gmon.stacks right after its gmon.out)"
-#define NOT_THIS_ARGS st->path, st->samples, st->overhead, p->files[0].name, \
-	p->nfiles > 1 ? " and the other gmon files" : "", (unsigned long long)sum[0], \
-	(unsigned long long)sum[1]
-	if (named)
-		error(NOT_THIS, NOT_THIS_ARGS, "");
-	else
-		warning(NOT_THIS, NOT_THIS_ARGS, ", ignored");
-	return named ? -1 : 1;
+	char why[1024];
+	snprintf(why, sizeof why, "%s: offset 24: %u samples and %u overhead, but %s%s holds "
+		 "%llu and %llu: not the tree of this profile", st->path, st->samples,
+		 st->overhead, p->files[0].name, p->nfiles > 1 ? " and the other gmon files" : "",
+		 (unsigned long long)sum[0], (unsigned long long)sum[1]);
+	return filebuf_refuse(named, why, " (over TFTP: get gmon.stacks right after its gmon.out)");
 }
 
 /* The target's loss counters, on standard error when not zero. */

@@ -156,15 +156,11 @@ int tasks_fit_gmon(const struct tasks *ts, const struct profile *p, int named)
 	gmon_counters(p, sum);
 	if (!sum[0] || sum[0] == ts->samples)
 		return 0;
-#define TASKS_NOT_THIS "%s: offset 24: %u samples, but %s%s holds %llu (its samples word, " \
-	"offset 8): not the same snapshot%s"
-#define TASKS_NOT_THIS_ARGS ts->path, ts->samples, p->files[0].name, \
-	p->nfiles > 1 ? " and the other gmon files" : "", (unsigned long long)sum[0]
-	if (named)
-		error(TASKS_NOT_THIS, TASKS_NOT_THIS_ARGS, "");
-	else
-		warning(TASKS_NOT_THIS, TASKS_NOT_THIS_ARGS, ", ignored");
-	return named ? -1 : 1;
+	char why[1024];
+	snprintf(why, sizeof why, "%s: offset 24: %u samples, but %s%s holds %llu (its samples "
+		 "word, offset 8): not the same snapshot", ts->path, ts->samples, p->files[0].name,
+		 p->nfiles > 1 ? " and the other gmon files" : "", (unsigned long long)sum[0]);
+	return filebuf_refuse(named, why, "");
 }
 
 /* The task of ID, or NULL. */
