@@ -55,6 +55,23 @@ void BOARD_FAST_TIMER_HANDLER(void)
     fast_work();
 }
 
+/* The same work at each tick, woken by it: a task that aliases with a profile timer
+ * locked to the tick (the dither's case). */
+KEEP void burst(void)
+{
+    for (int k = 0; k < BURST_LOOP; k++)
+        sink += (uint32_t)k;
+}
+
+void task_ticker(void)
+{
+    for (uint32_t i = 0; i < TICKS_RUN; i++) {
+        burst();
+        rtos_delay(1);
+    }
+    rtos_task_exit();
+}
+
 void task_sender(void)
 {
     for (uint32_t i = 0; i < ITEMS; i++) {
@@ -112,6 +129,7 @@ int main(void)
     rtos_task_create(task_receiver, "receiver", 1);
     rtos_task_create(task_worker, "worker", 1);
     rtos_task_create(task_sender, "sender", 2);
+    rtos_task_create(task_ticker, "ticker", 3);
     board_fast_timer_start(FAST_US, 3);
     rtos_start();
     return 0;

@@ -11,13 +11,17 @@
 #define CRUNCHES     300   /* crunch() calls, the worker's */
 #define SLEEP_EVERY  50    /* the sender and the worker sleep a tick every so many */
 #define TICK_US      250   /* SysTick: the kernel's tick, a time slice */
+/* The profile timer: a period that divides the tick (the ticker below wakes at every
+ * tick: a round interval against a periodic task) */
 #ifdef __riscv
-#define SAMPLE_US    20    /* the profile timer (a trap saves every register: ~300 instructions) */
+#define SAMPLE_US    25    /* (a trap saves every register: ~300 instructions) */
 #else
-#define SAMPLE_US    10    /* the profile timer */
+#define SAMPLE_US    10
 #endif
+#define TICKS_RUN    120   /* the ticker's wake-ups: one a tick */
+#define BURST_LOOP   250   /* its work at each: not a whole number of periods */
 #define FAST_US      97    /* the nested interrupt (fast timer) */
-#define TASKS_MAX    5     /* the kernel's task control blocks, idle included */
+#define TASKS_MAX    6     /* the kernel's task control blocks, idle included */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

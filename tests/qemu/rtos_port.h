@@ -10,7 +10,7 @@
 #include "rtos.h"
 
 #if defined(__ARM_ARCH_6M__)
-#define RTOS_STACK_WORDS 192    /* (microbit's 16 KiB) */
+#define RTOS_STACK_WORDS 160    /* (microbit's 16 KiB: six tasks) */
 #else
 #define RTOS_STACK_WORDS 384
 #endif
