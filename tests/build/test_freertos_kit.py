@@ -9,7 +9,10 @@ board's compiler and configuration:
   - a table too small for PROFILE_FREERTOS_TASKS + idle + timer + main stops the build with
     the option's name; one just large enough builds;
   - freertos.mk: the kernel's sources and a heap, no hooks in the port's files in the
-    stack-profiling mode (none to exclude otherwise), the RISC-V glue and its link flag.
+    stack-profiling mode (none to exclude otherwise), the RISC-V glue and its link flag;
+  - the RISC-V glue (profile_freertos_riscv.c) compiles for riscv32-virt with the kit's
+    flags against stand-ins for FreeRTOS's headers, without a hook of its own (it changes
+    the handler depth around them), and uses only what that board's HAL defines.
 """
 import os
 import re
@@ -70,6 +73,49 @@ def make_vars(tmp, pg, port):
     return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
 
 
+RV_BOARD = "riscv32-virt"
+RV_FREERTOS_H = """#include "FreeRTOSConfig.h"
+typedef long BaseType_t;
+#define pdFALSE ((BaseType_t)0)
+"""
+RV_TASK_H = "BaseType_t xTaskIncrementTick(void);\nvoid vTaskSwitchContext(void);\n"
+
+
+def riscv_glue(t, tmp):
+    """Compiles the kit's RISC-V glue as freertos.mk would in the stack-profiling mode, and
+    checks its undefined symbols against the board's library."""
+    lib = os.path.join(h.BUILD, RV_BOARD, "lib", "libprofile.a")
+    if not os.path.exists(lib):
+        t.skip("the RISC-V glue", "%s is not built" % lib)
+        return
+    for name, text in (("FreeRTOS.h", RV_FREERTOS_H), ("task.h", RV_TASK_H),
+                       ("FreeRTOSConfig.h", "#define configTICK_RATE_HZ 1000\n")):
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(text)
+    cross = h.board_var("CROSS_COMPILE", RV_BOARD)
+    inc = [os.path.join(h.BUILD, RV_BOARD, "include"), os.path.join(h.ROOT, "target", "include"),
+           os.path.join(h.ROOT, "hal", "riscv", "include"),
+           os.path.join(h.ROOT, "hal", "common", "include"),
+           os.path.join(h.ROOT, "boards", RV_BOARD, "include"), os.path.join(KIT, "riscv"), tmp]
+    cmd = [cross + "gcc", "--specs=picolibc.specs"] + h.board_var("BOARD_CPUFLAGS", RV_BOARD).split()
+    cmd += ["-O2", "-pg", "-finstrument-functions", "-Wall", "-Wextra", "-Werror", "-c",
+            os.path.join(KIT, "profile_freertos_riscv.c"), "-o", "glue.o"] + ["-I" + d for d in inc]
+    p = subprocess.run(cmd, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if not t.ok(p.returncode == 0, "the RISC-V glue compiles for %s, -Wall -Wextra -Werror" % RV_BOARD,
+                p.stdout):
+        return
+    nm = cross + "nm"
+    undef = set(re.findall(r"^\s+U (\w+)$", subprocess.run([nm, "glue.o"], cwd=tmp,
+                stdout=subprocess.PIPE, text=True).stdout, re.M))
+    t.ok(not undef & {"_mcount", "mcount", "__cyg_profile_func_enter", "__cyg_profile_func_exit"},
+         "... with neither mcount nor the stack mode's hooks in it", sorted(undef))
+    hal = {u for u in undef if u.startswith("hal_")}
+    defined = set(re.findall(r"^[0-9a-f]+ [TDBRC] (\w+)$", subprocess.run(
+        [nm, lib], stdout=subprocess.PIPE, text=True).stdout, re.M))
+    t.ok(hal and hal <= defined, "... and every hal_ symbol it uses is the board's HAL's",
+         sorted(hal - defined) or sorted(hal))
+
+
 def main():
     t = h.Tap()
     config = "#define configUSE_TIMERS 1\n#define PROFILE_FREERTOS_TASKS %d\n#include \"profile_freertos.h\"\n"
@@ -113,6 +159,7 @@ def main():
              v.get("LDFLAGS", "").strip() == "-Wl,--wrap=vTaskSwitchContext" and
              "/riscv" in v.get("CFLAGS", ""),
              "freertos.mk, RISC-V: the glue, its chip-extensions header, --wrap=vTaskSwitchContext", v)
+        riscv_glue(t, tmp)
     return t.done()
 
 
