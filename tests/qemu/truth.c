@@ -36,6 +36,7 @@
 
 void truth_trace(void);            /* truth_support.c: where gdb starts a trace */
 void truth_mark(void);             /* where it ends it */
+void truth_begin(void);            /* where the traced tick begins, after the resync */
 void truth_done(int phase);        /* where gdb fetches */
 void firmware_failed(const char *what);
 extern char _stext[], _etext[], _sramfunc[], _eramfunc[];
@@ -83,8 +84,10 @@ static void iteration(void)
 }
 
 /* Runs the loop, one iteration a tick, until the phase has truth_samples samples, then stops
- * at truth_done. gdb traces from the truth_mark after the TRACED-th truth_trace() to the
- * next: one tick, which starts again there. */
+ * at truth_done. gdb stops at the truth_mark after the TRACED-th truth_trace() and traces
+ * to the next; the trace counts from truth_begin, after the resync, which only the traced
+ * tick runs: one tick, which starts again there, less the resync flag's test (a few
+ * instructions of run's). */
 static void run(int phase)
 {
     uint32_t n = 0, seen = ticks;
@@ -101,6 +104,7 @@ static void run(int phase)
             board_fast_timer_start(TICK_US, 1);
             seen = ticks;
         }
+        truth_begin();
         iteration();
         if (profile_get_stats(&st) != 0)
             firmware_failed("profile_get_stats");

@@ -26,6 +26,11 @@ MARKER __attribute__((aligned(PAGE))) void truth_mark(void)
     __asm__ volatile("" : : : "memory");
 }
 
+MARKER void truth_begin(void)
+{
+    __asm__ volatile("" : : : "memory");
+}
+
 MARKER void truth_done(int phase)
 {
     __asm__ volatile("" : : "r"(phase) : "memory");
