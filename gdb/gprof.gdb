@@ -30,10 +30,11 @@
 #
 # Several ranges (profile_on_ranges: profile_state.ranges, in address order, each with its
 # first bin in bins) go out as one histogram record each, in address order. A bucket
-# counted past 0xFFFF keeps the rest in an overflow entry (profile_state.ovf, sorted by
-# bin): gmon.out's bins are 16-bit, so such a bucket goes out as one-bucket records of its
-# range whose counts add up to its count (GNU gprof adds them up), between records of the
-# bins around it, as target/src/gmon.c writes them.
+# counted past what its bin holds (8 bits: the bin's type says) keeps the rest in an
+# overflow entry (profile_state.ovf, sorted by bin): its true count is the bin plus the
+# entry's high. gmon.out's bins are 16-bit: a bucket of 0xFFFF or more goes out as
+# one-bucket records of its range whose counts add up to its count (GNU gprof adds them
+# up), between records of the bins around it, as target/src/gmon.c writes them.
 
 python
 import os
@@ -221,24 +222,33 @@ class GprofData:
         self.arcs = []  # (from_pc, self_pc, count) in the target serializer's order
         self.ovf = []   # (bin, high) of the overflow entries in use, in bin order
         self.ovf_capacity = int(s["ovf_capacity"])
+        bin_bytes = s["bins"].type.target().sizeof
+        bin_code = {1: "B", 2: "H"}[bin_bytes]
+        self.bin_max = (1 << 8 * bin_bytes) - 1     # a stuck bin (hist.c)
         self.bucket_shift = int(s["bucket_shift"])
         # (low, first bin, bins) of each range, in address order
         self.ranges = [(int(g["low"]), int(g["first"]), int(g["nbins"]))
                        for g in (s["ranges"][i] for i in range(int(s["nranges"])))]
         if self.reset_pending:
             # The target resets before it records anything more: the data is empty now.
-            self.bins = bytes(2 * self.nbins)
+            self.bins = [0] * self.nbins       # the bins as the target holds them
+            self.counts = [0] * self.nbins     # the buckets' true counts
             self.counters = {n: 0 for n in names}
             self.counters["arcs_capacity"] = int(s["arcs_capacity"])
             return
         inf = gdb.selected_inferior()
-        self.bins = bytes(inf.read_memory(int(s["bins"]), 2 * self.nbins))
+        self.bins = list(struct.unpack(self.e + "%d%s" % (self.nbins, bin_code),
+                                       bytes(inf.read_memory(int(s["bins"]),
+                                                             bin_bytes * self.nbins))))
         used = int(s["ovf_used"])
         if used:
             size, off = _field_offsets("struct profile_ovf")
             raw = bytes(inf.read_memory(int(s["ovf"]), size * used))
             self.ovf = [tuple(struct.unpack_from(self.e + "I", raw, i * size + off[f])[0]
                               for f in ("bin", "high")) for i in range(used)]
+        self.counts = list(self.bins)
+        for b, high in self.ovf:
+            self.counts[b] += high
         used = self.counters["arcs_used"]
         if used and int(s["arcs"]):
             # The arc table (target/src/arcs.c): nslots records of three u32, a free one
@@ -263,25 +273,22 @@ class GprofData:
                 raise GprofError("gprof: the arc table holds %d records, arcs_used says %d"
                                  % (found, used))
 
-    def bin(self, b):
-        return struct.unpack_from(self.e + "H", self.bins, 2 * b)[0]
-
     def hist_records(self):
         """The histogram records as target/src/gmon.c writes them, in its order: range by
-        range in address order, (address, first bin, bins, None) for bins as they are,
-        (address, bin, 1, count) for a piece of a bucket past 0xFFFF (65535 each, the
-        last the rest)."""
+        range in address order, (address, first bin, bins, None) for buckets below 0xFFFF
+        (their true counts), (address, bin, 1, count) for a piece of a bucket of 0xFFFF or
+        more (65535 each, the last the rest)."""
         recs = []
         for low, first, nbins in self.ranges:
             end = first + nbins
-            hot = [(b, high) for b, high in self.ovf if first <= b < end]
+            hot = [(b, self.counts[b]) for b, _ in self.ovf
+                   if first <= b < end and self.counts[b] >= 0xFFFF]
             b = first
-            for bin_, high in hot + [(end, None)]:
+            for bin_, count in hot + [(end, None)]:
                 if bin_ > b:
                     recs.append((low + ((b - first) << self.bucket_shift), b, bin_ - b, None))
-                if high is None:
+                if count is None:
                     break
-                count = high + self.bin(bin_)
                 n = (count + 65534) // 65535
                 at = low + ((bin_ - first) << self.bucket_shift)
                 recs += [(at, bin_, 1, 65535 if k + 1 < n else count - 65535 * (n - 1))
@@ -305,7 +312,7 @@ class GprofData:
                                n, self.prof_rate)
             out += b"seconds".ljust(15, b"\0") + b"s"
             out += (struct.pack(e + "H", count) if count is not None
-                    else self.bins[2 * first:2 * (first + n)])
+                    else struct.pack(e + "%dH" % n, *self.counts[first:first + n]))
         for from_pc, self_pc, count in self.arcs:
             out += struct.pack(e + "B" + a + a + "I", 1, from_pc, self_pc, count)
         return bytes(out)
@@ -450,18 +457,20 @@ def companion_path(path, suffix):
 
 def gprof_report(d, path=None):
     c = d.counters
-    sat = sum(1 for i in range(0, len(d.bins), 2) if d.bins[i:i + 2] == b"\xff\xff")
+    sat = sum(1 for v in d.bins if v == d.bin_max)
     if path:
         over = ", ".join("0x%x-0x%x" % (low, low + (n << d.bucket_shift))
                          for low, first, n in d.ranges)
         print("gprof: wrote %s: %d bytes, %d bins of %d bytes over %s, %d arcs, "
               "%d Hz" % (path, len(d.gmon()), d.nbins, d.bucket, over, len(d.arcs),
                          d.prof_rate))
-    print("gprof: samples %d, outside the range %d, buckets saturated at 0xFFFF %d"
+    print("gprof: samples %d, outside the range %d, buckets saturated %d"
           % (c["samples"], c["samples_out_of_range"], sat))
     if d.ovf:
-        print("gprof: buckets past 65535 samples %d of %d (in %d histogram records)"
-              % (len(d.ovf), d.ovf_capacity, len(d.hist_records())))
+        big = sum(1 for b, _ in d.ovf if d.counts[b] >= 0xFFFF)
+        print("gprof: overflow entries %d of %d (buckets of %d samples or more); buckets "
+              "past 65535 samples %d (in %d histogram records)"
+              % (len(d.ovf), d.ovf_capacity, d.bin_max, big, len(d.hist_records())))
     print("gprof: %s" % overhead_line(c["samples_overhead"], c["samples"]))
     print("gprof: arcs %d of %d, calls dropped (arc table full) %d, calls from outside "
           "the range %d" % (c["arcs_used"], c["arcs_capacity"], c["arcs_dropped"],

@@ -42,7 +42,7 @@ TESTS     += $(UNIT_LAYOUT)
 TEST_DEPS += $(UNIT_LAYOUT)
 
 # The core's tests without overflow entries (CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS=0: bins
-# stick at 0xFFFF) and with the most, with snapshots.
+# stick at 0xFF) and with the most, with snapshots.
 UNIT_OVF := $(UNIT_DIR)/test_core_ovf0 $(UNIT_DIR)/test_core_ovf256
 $(UNIT_OVF): $(UNIT_DIR)/test_core_%: $(UNIT_DEPS) $(UNIT_DIR)/layout-%/include/pkgconf/profile_gprof.h
 	$(CC) -I$(UNIT_DIR)/layout-$*/include $(UNIT_CFLAGS) -DPROFILE_SNAPSHOT=1 tests/unit/test_core.c \

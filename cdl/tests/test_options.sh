@@ -11,9 +11,9 @@
 #                                       65535) of 12 bytes, plus the one slot that always
 #                                       stays free (no hash heads: the table is the records)
 #   CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS
-#                                       8 bytes per overflow entry (buckets past 65535)
+#                                       8 bytes per overflow entry (buckets past 254)
 #   CYGNUM_PROFILE_MAX_RANGES           profile_on_ranges takes that many ranges, not one more
-# and the histogram is ceil(range / 16) 16-bit bins (bucket size 16); a set (arcs, overflow
+# and the histogram is ceil(range / 16) 8-bit bins (bucket size 16); a set (arcs, overflow
 # entries and bins) is padded to 8 bytes.
 #
 #   CYGPKG_PROFILE_TFTP                 with lwIP (CYGPKG_NET_LWIP=1) profile_on starts the
@@ -71,15 +71,15 @@ EOF
 
 # expect_bytes TAG CALLGRAPH PCT SETS: the bytes profile_on allocated, by the formulas
 # (SETS 2: a spare set for snapshots, which tftp needs; OVF in the environment: overflow
-# entries, default 16).
+# entries, default 32).
 expect_bytes() {
-  local range=$(field "$1" range) cg=$2 pct=$3 sets=$4 ovf=${OVF:-16}
+  local range=$(field "$1" range) cg=$2 pct=$3 sets=$4 ovf=${OVF:-32}
   local nbins=$(( (range + 15) / 16 )) cap=0 recs=0
   if [ "$cg" = 1 ]; then
     cap=$(( pct * (range / 100) / 12 + 50 )); [ $cap -gt 65535 ] && cap=65535
     recs=$(( (cap + 1) * 12 ))
   fi
-  echo "$(( (recs + ovf * 8 + nbins * 2 + 7) / 8 * 8 * sets )) $cap"
+  echo "$(( (recs + ovf * 8 + nbins + 7) / 8 * 8 * sets )) $cap"
 }
 
 # probe_config TAG CALLGRAPH PCT SETS MAKE-ARGS...: build and run the probe, check sizes.
@@ -91,7 +91,7 @@ probe_config() {
   read -r want_bytes want_cap <<< "$(expect_bytes "$tag" "$cg" "$pct" "$sets")"
   local got_bytes=$(field "$tag" bytes_allocated) got_cap=$(field "$tag" arcs_capacity)
   cp "$tmp/$tag.txt" "$tmp/out"
-  check "$tag: profile_on allocates $want_bytes bytes (range $(field "$tag" range): bins, ${OVF:-16} overflow entries, $( [ "$cg" = 1 ] && echo "$want_cap arc records of 12 bytes and a free one" || echo "no call graph")$( [ "$sets" = 2 ] && echo ", twice for snapshots"))" \
+  check "$tag: profile_on allocates $want_bytes bytes (range $(field "$tag" range): bins, ${OVF:-32} overflow entries, $( [ "$cg" = 1 ] && echo "$want_cap arc records of 12 bytes and a free one" || echo "no call graph")$( [ "$sets" = 2 ] && echo ", twice for snapshots"))" \
     [ "$got_bytes" = "$want_bytes" ]
   check "$tag: $want_cap arc records" [ "$got_cap" = "$want_cap" ]
   check "$tag: ranges too large for 32 bits refused on the target; a 1 GiB bucket over 256 bytes taken" \

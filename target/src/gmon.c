@@ -3,12 +3,13 @@
  *
  * The histogram goes out as one record per range (profile_on_ranges), in address order;
  * GNU gprof (hist.c, hist_read_rec) reads records side by side that do not overlap. And
- * gmon.out's bins are 16-bit: within a range, the bins between two buckets that have an
- * overflow entry (a true count of 0xFFFF or more) go out as a record, and each such bucket
- * as ceil(count / 65535) records of that one bucket whose counts (65535 each, the last the
- * rest) add up to its count, which gprof does for records of an identical range. Every
- * record has the same scale (bucket bytes / 2 per bin), as gprof requires. gdb/gprof.gdb
- * writes the same records.
+ * gmon.out's bins are 16-bit, whatever the target's (8-bit, with overflow entries: hist.c):
+ * a bucket's true count goes out as its 16-bit bin while it is below 0xFFFF; within a
+ * range, the bins between two buckets of 0xFFFF or more go out as a record, and each such
+ * bucket as ceil(count / 65535) records of that one bucket whose counts (65535 each, the
+ * last the rest) add up to its count, which gprof does for records of an identical range.
+ * Every record has the same scale (bucket bytes / 2 per bin), as gprof requires.
+ * gdb/gprof.gdb writes the same records.
  */
 #include <string.h>
 #include <cyg/profile/gmon.h>
@@ -47,13 +48,42 @@ void profile_gmon_reader_init(struct profile_gmon_reader *r)
     r->state = &profile_state;
 }
 
-#define PIECE           65535u  /* the most a record's bin holds */
+#define PIECE           PROFILE_GMON_BIN_MAX    /* the most a record's bin holds */
 #define PIECE_BYTES     (HIST_HDR_BYTES + 2)    /* a record of one bin */
+#define BIN_CHUNK       16u     /* gmon.out bins built per piece (from 8-bit bins) */
 
 /* Records of one bin that a bucket of this count takes (count >= 0xFFFF). */
 static uint32_t pieces(uint32_t count)
 {
     return count / PIECE + (count % PIECE != 0);
+}
+
+/* Whether entry e's bucket goes out as records of its own: a true count that a 16-bit
+ * bin of gmon.out cannot hold (the smaller ones go out in the record around them). */
+static int split(const struct profile_state *s, const struct profile_ovf *e)
+{
+    return e->high + s->bins[e->bin] >= PIECE;
+}
+
+/* The first entry at or after j whose bucket is split (ovf_used if none). */
+static uint32_t next_split(const struct profile_state *s, uint32_t j)
+{
+    while (j < s->ovf_used && !split(s, &s->ovf[j]))
+        j++;
+    return j;
+}
+
+/* gmon.out's 16-bit bins of buckets [b, b + n), none of them split, at p: the bin and
+ * what its overflow entry holds beyond it. */
+static void put_bins(const struct profile_state *s, uint8_t *p, uint32_t b, uint32_t n)
+{
+    uint32_t j = profile_ovf_lower_bound(s, b);
+    for (uint32_t k = b; k < b + n; k++) {
+        uint32_t count = s->bins[k];
+        if (j < s->ovf_used && s->ovf[j].bin == k)
+            count += s->ovf[j++].high;
+        p = profile_put_uint(p, count, 2);
+    }
 }
 
 uint64_t profile_gmon_bytes_max(uint64_t nbins, uint64_t nranges, uint64_t narcs)
@@ -66,11 +96,11 @@ uint64_t profile_gmon_bytes_max(uint64_t nbins, uint64_t nranges, uint64_t narcs
 }
 
 /*
- * One histogram record of the image, found by offset: either bins [bin, bin + nbins) as
- * they are in s->bins (count 0), or one piece of an overflowed bucket (nbins 1, count its
- * share); low is where its first bin starts. The records come range by range (address
- * order) and in bin order within one: before each overflow entry's bucket the bins since
- * the last one, if any, then the bucket's pieces; then the bins after the last.
+ * One histogram record of the image, found by offset: either bins [bin, bin + nbins) with
+ * their true counts (count 0: put_bins), or one piece of a split bucket (nbins 1, count
+ * its share); low is where its first bin starts. The records come range by range (address
+ * order) and in bin order within one: before each split bucket the bins since the last
+ * one, if any, then the bucket's pieces; then the bins after the last.
  */
 struct hist_rec {
     size_t    at;           /* its offset in the image */
@@ -94,7 +124,8 @@ static int hist_locate(const struct profile_state *s, size_t pos, struct hist_re
     for (uint32_t r = 0; r < s->nranges; r++) {
         const struct profile_hist_range *g = &s->ranges[r];
         uint32_t b = g->first, end = g->first + g->nbins;
-        for (uint32_t j = profile_ovf_lower_bound(s, b);; j++) {
+        for (uint32_t j = next_split(s, profile_ovf_lower_bound(s, b));;
+             j = next_split(s, j + 1)) {
             uint32_t stop = j < s->ovf_used && s->ovf[j].bin < end ? s->ovf[j].bin : end;
             if (stop > b) {
                 size_t len = HIST_HDR_BYTES + (size_t)(stop - b) * 2;
@@ -184,8 +215,8 @@ size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf
 
     while (done < len && offset + done < size) {
         size_t pos = offset + done;
-        uint8_t piece[HIST_HDR_BYTES];  /* the largest piece built here */
-        const uint8_t *src = piece;
+        /* the largest piece built here: a record's header, or BIN_CHUNK bins */
+        uint8_t piece[HIST_HDR_BYTES > 2 * BIN_CHUNK ? HIST_HDR_BYTES : 2 * BIN_CHUNK];
         size_t piece_start, piece_len;
 
         if (pos < HDR_BYTES) {
@@ -215,10 +246,11 @@ size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf
                 piece_start = rec.at + HIST_HDR_BYTES;
                 piece_len = 2;
             } else {
-                /* u16 counters in the CPU's byte order are already the file's encoding. */
-                src = (const uint8_t *)&s->bins[rec.bin];
-                piece_start = rec.at + HIST_HDR_BYTES;
-                piece_len = (size_t)rec.nbins * 2;
+                uint32_t k = (uint32_t)((pos - rec.at - HIST_HDR_BYTES) / 2);  /* pos's bin */
+                uint32_t n = rec.nbins - k < BIN_CHUNK ? rec.nbins - k : BIN_CHUNK;
+                put_bins(s, piece, rec.bin + k, n);
+                piece_start = rec.at + HIST_HDR_BYTES + (size_t)k * 2;
+                piece_len = (size_t)n * 2;
             }
         } else {
             uint32_t ordinal = (uint32_t)((pos - hist_end) / ARC_BYTES);
@@ -236,7 +268,7 @@ size_t profile_gmon_read(struct profile_gmon_reader *r, size_t offset, void *buf
         size_t n = piece_len - skip;
         if (n > len - done)
             n = len - done;
-        memcpy(out + done, src + skip, n);
+        memcpy(out + done, piece + skip, n);
         done += n;
     }
     return done;

@@ -1,11 +1,14 @@
 /*
  * Timer samples: the histogram half of the package.
  *
- * Each bucket has a 16-bit bin. A bucket that is sampled more than a bin holds goes on
- * counting in an overflow entry (struct profile_ovf, profile_priv.h): the sample that
- * would bring its bin to 0xFFFF moves 0xFFFF into the entry and leaves the bin at 0, so
- * the fast path (a bin below 0xFFFE) stays one compare and one store. A bin at 0xFFFF is
- * stuck: no entry was free, or the bucket reached 2^32-1.
+ * Each bucket has an 8-bit bin (PROFILE_BIN_MAX, 0xFF, is a stuck one). A bucket that is
+ * sampled more than a bin holds goes on counting in an overflow entry (struct
+ * profile_ovf, profile_priv.h): the sample that would bring its bin to 0xFF moves 0xFF
+ * into the entry and leaves the bin at 0, so the fast path (a bin below 0xFE) stays one
+ * compare and one store, and the slow half runs once in 255 samples of a hot bucket. A
+ * bin at 0xFF is stuck: no entry was free, or the bucket reached 2^32-1. Most buckets of
+ * a profile stay below 255 samples: 1 byte each, and 8 bytes an entry for the hot few,
+ * take less memory than 16-bit bins did.
  */
 #include "profile_priv.h"
 
@@ -27,7 +30,7 @@ uint32_t profile_bin_count(const struct profile_state *s, uint32_t b)
 {
     uint32_t i = profile_ovf_lower_bound(s, b);
     uint32_t high = i < s->ovf_used && s->ovf[i].bin == b ? s->ovf[i].high : 0;
-    return high + s->bins[b];   /* (no wrap: high <= 2^32-1 - 0xFFFF) */
+    return high + s->bins[b];   /* (no wrap: high <= 2^32-1 - PROFILE_BIN_MAX) */
 }
 
 void profile_bin_store(struct profile_state *s, uint32_t b, uint64_t count, int stuck)
@@ -41,10 +44,10 @@ void profile_bin_store(struct profile_state *s, uint32_t b, uint64_t count, int 
     }
     uint32_t t = (uint32_t)count;
     if (t < PROFILE_BIN_MAX)
-        stuck = 0;              /* (a stuck bin holds 0xFFFF of the count at least) */
-    /* The bin takes t mod 0xFFFF (at most 0xFFFE: it counts on) or, stuck, 0xFFFF. */
+        stuck = 0;              /* (a stuck bin holds PROFILE_BIN_MAX of the count at least) */
+    /* The bin takes t mod PROFILE_BIN_MAX (at most 0xFE: it counts on) or, stuck, 0xFF. */
     uint32_t low = stuck ? PROFILE_BIN_MAX : t % PROFILE_BIN_MAX;
-    uint32_t high = t - low;    /* <= 2^32-1 - 0xFFFF */
+    uint32_t high = t - low;    /* <= 2^32-1 - PROFILE_BIN_MAX */
     if (high && !has) {
 #if CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS
         if (s->ovf_used < PROFILE_OVF_CAPACITY) {
@@ -62,7 +65,7 @@ void profile_bin_store(struct profile_state *s, uint32_t b, uint64_t count, int 
         }
     }
     if (has && !high) {
-        /* (Not on a count going up: an entry's bucket has 0xFFFF or more.) */
+        /* (Not on a count going up: an entry's bucket has PROFILE_BIN_MAX or more.) */
         for (uint32_t j = i; j + 1 < s->ovf_used; j++)
             s->ovf[j] = s->ovf[j + 1];
         s->ovf_used--;
@@ -70,12 +73,12 @@ void profile_bin_store(struct profile_state *s, uint32_t b, uint64_t count, int 
     }
     if (has)
         s->ovf[i].high = high;
-    s->bins[b] = (uint16_t)low;
+    s->bins[b] = (profile_bin_t)low;
     if (low == PROFILE_BIN_MAX && was != PROFILE_BIN_MAX)
         s->buckets_saturated++;
 }
 
-/* A sample in bucket b, which the fast path leaves to the slow one: its bin at 0xFFFE
+/* A sample in bucket b, which the fast path leaves to the slow one: its bin at 0xFE
  * moves into the overflow entry, a stuck bin refuses it. Interrupts masked, a
  * profile_lock section. */
 static void hist_count_slow(struct profile_state *s, uint32_t b, uintptr_t pc)
@@ -84,7 +87,7 @@ static void hist_count_slow(struct profile_state *s, uint32_t b, uintptr_t pc)
     s->samples++;
     PROFILE_STACK_SAMPLE(pc);
     if (v < PROFILE_BIN_MAX - 1)
-        s->bins[b] = (uint16_t)(v + 1);
+        s->bins[b] = (profile_bin_t)(v + 1);
     else if (v == PROFILE_BIN_MAX - 1)
         profile_bin_store(s, b, (uint64_t)profile_bin_count(s, b) + 1, 0);
     /* else stuck: refused (in samples, in no bin) */
@@ -100,7 +103,7 @@ static inline void overhead_count(struct profile_state *s)
 }
 
 /* Everything but a sample in the fast path's range with the gate open and its bin below
- * 0xFFFE: a pending reset, profiling off, a PC in another range (profile_on_ranges) or in
+ * 0xFE: a pending reset, profiling off, a PC in another range (profile_on_ranges) or in
  * none, a bin that fills up or is stuck. Entered with interrupts masked; restores them.
  * Classifies as the fast path does: profiler overhead first (wherever the package's code
  * is), then the ranges. */
@@ -137,10 +140,10 @@ void __profile_hit(uintptr_t pc)
         /* Two compares decide: in the range (and the gate open), then not the package;
          * a third that the bin has room. */
         if (__builtin_expect(!profile_is_overhead(s, pc), 1)) {
-            uint16_t *bin = &s->bins[off >> s->bucket_shift];
+            profile_bin_t *bin = &s->bins[off >> s->bucket_shift];
             uint32_t v = *bin;
             if (__builtin_expect(v < PROFILE_BIN_MAX - 1, 1)) {
-                *bin = (uint16_t)(v + 1);
+                *bin = (profile_bin_t)(v + 1);
                 s->samples++;
                 PROFILE_STACK_SAMPLE(pc);
                 hal_profile_irq_restore(irq);

@@ -49,7 +49,7 @@ void profile_set_layout(struct profile_state *s, void *base)
     s->arcs = s->nslots ? (struct profile_arc *)set : NULL;
     s->ovf = PROFILE_OVF_CAPACITY ?
              (struct profile_ovf *)(set + profile_set_span(s, PROFILE_SET_ARCS)) : NULL;
-    s->bins = (uint16_t *)(set + profile_set_span(s, PROFILE_SET_OVF));
+    s->bins = (profile_bin_t *)(set + profile_set_span(s, PROFILE_SET_OVF));
 }
 
 void profile_clear(struct profile_state *s)
@@ -223,7 +223,7 @@ static int profile_layout_compute(const struct profile_range *ranges, uint32_t n
     /* Padded to 8 bytes, so that the spare set's arc records are aligned as the first's
      * (the hot paths' double-word accesses need it). */
     l->set_bytes = (arcs_bytes + PROFILE_OVF_CAPACITY * sizeof(struct profile_ovf) +
-                    l->nbins * sizeof(uint16_t) + 7) / 8 * 8;              /* < 2^34 */
+                    l->nbins * sizeof(profile_bin_t) + 7) / 8 * 8;              /* < 2^34 */
     l->total_bytes = l->set_bytes * (1 + PROFILE_SNAPSHOT);
     if (l->total_bytes > UINT32_MAX || l->total_bytes > SIZE_MAX ||
         profile_gmon_bytes_max(l->nbins, nranges, l->arcs_capacity) > UINT32_MAX)

@@ -13,7 +13,13 @@
 #include <cyg/profile/profile.h>
 #include <cyg/profile/hal.h>   /* the HAL contract: masking, HAL_PROFILE_PC, the arc table */
 
-#define PROFILE_BIN_MAX 0xFFFFu
+/* A bucket's counter in the histogram: 8 bits, what the memory is for (a bucket sampled
+ * more than that goes on in an overflow entry: hist.c). PROFILE_BIN_MAX is a stuck bin. */
+typedef uint8_t profile_bin_t;
+#define PROFILE_BIN_MAX 0xFFu
+/* gmon.out's bins are 16-bit whatever the target's are: a bucket of this count or more is
+ * written as records of its own (gmon.c). */
+#define PROFILE_GMON_BIN_MAX 0xFFFFu
 
 /*
  * One call-graph arc: 12 bytes on every target (eCos used 20), in an open-addressing hash
@@ -31,16 +37,16 @@ struct profile_arc {
 };
 
 /*
- * A histogram bucket counted past what its 16-bit bin holds (hist.c): its true count is
+ * A histogram bucket counted past what its 8-bit bin holds (hist.c): its true count is
  * high + its bin, up to 2^32-1. A set has PROFILE_OVF_CAPACITY of them, the ovf_used in use
  * first, sorted by bin (the serializer and gdb write them in address order).
- *   - a bin below 0xFFFF counts on: the bucket's true count is high + bin (high 0 without
- *     an entry);
- *   - a bin at 0xFFFF is stuck (saturated): it refuses every further sample, which is
- *     counted in samples only. It sticks when no entry is free, or at 2^32-1;
- *   - the sample that would bring a bin to 0xFFFF moves 0xFFFF into the entry instead and
- *     leaves the bin at 0 (profile_bin_store): an entry's high never exceeds
- *     2^32-1 - 0xFFFF, so that no count can wrap.
+ *   - a bin below PROFILE_BIN_MAX (0xFF) counts on: the bucket's true count is high + bin
+ *     (high 0 without an entry);
+ *   - a bin at PROFILE_BIN_MAX is stuck (saturated): it refuses every further sample, which
+ *     is counted in samples only. It sticks when no entry is free, or at 2^32-1;
+ *   - the sample that would bring a bin to PROFILE_BIN_MAX moves PROFILE_BIN_MAX into the
+ *     entry instead and leaves the bin at 0 (profile_bin_store): an entry's high is a
+ *     multiple of it and never exceeds 2^32-1 - PROFILE_BIN_MAX, so that no count can wrap.
  */
 struct profile_ovf {
     uint32_t bin;        /* the bucket's index in bins */
@@ -99,7 +105,7 @@ struct profile_state {
     /* HAL_PROFILE_PC as a mask (what gdb applies to the table's addresses, as gmon.c does) */
     uintptr_t pc_mask;
 
-    uint16_t *bins;             /* nbins 16-bit counters (a bucket's true count: hist.c) */
+    profile_bin_t *bins;        /* nbins 8-bit counters (a bucket's true count: hist.c) */
     uint32_t  nbins;            /* of all the ranges */
     uint32_t  nranges;          /* ranges in use: ranges[0 .. nranges), in address order */
     struct profile_hist_range ranges[PROFILE_MAX_RANGES];
@@ -118,7 +124,7 @@ struct profile_state {
 
     /* Loss and activity counters (see struct profile_stats). samples counts every sample:
      * samples = the buckets' true counts + samples_out_of_range + samples_overhead + what
-     * stuck bins refused. buckets_saturated: bins that went to 0xFFFF (stuck). */
+     * stuck bins refused. buckets_saturated: bins that went to PROFILE_BIN_MAX (stuck). */
     uint32_t samples;
     uint32_t samples_out_of_range;
     uint32_t samples_overhead;
@@ -204,7 +210,7 @@ extern size_t profile_enomem_bytes;
 /*
  * A set of arrays (profile_on allocates one, and a spare for snapshots): its parts in
  * address order, the arc records first (word alignment), then the overflow entries, then
- * the 16-bit bins. Both profile_set_layout, which places the parts, and snapshot.c, which
+ * the 8-bit bins. Both profile_set_layout, which places the parts, and snapshot.c, which
  * zeroes a frozen set up to the end of one part in a single span, take the order from
  * profile_set_span.
  */
@@ -217,7 +223,7 @@ static inline size_t profile_set_span(const struct profile_state *s, enum profil
     if (part >= PROFILE_SET_OVF)
         bytes += (size_t)PROFILE_OVF_CAPACITY * sizeof(struct profile_ovf);
     if (part >= PROFILE_SET_BINS)
-        bytes += (size_t)s->nbins * sizeof(uint16_t);
+        bytes += (size_t)s->nbins * sizeof(profile_bin_t);
     return bytes;
 }
 
@@ -294,9 +300,9 @@ uint32_t profile_ovf_lower_bound(const struct profile_state *s, uint32_t b);
 
 /* Sets bucket b's true count to count (or to 2^32-1 if more), in its bin and, past what
  * the bin holds, its overflow entry (taking a free one, or giving it back); stuck (or a
- * count of 2^32-1, or no free entry when one is needed) leaves the bin stuck at 0xFFFF,
- * with what the entry holds beyond it, and counts a bin newly stuck in buckets_saturated.
- * A count below 0xFFFF is never stuck. Interrupts masked (a profile_lock section). */
+ * count of 2^32-1, or no free entry when one is needed) leaves the bin stuck at
+ * PROFILE_BIN_MAX, with what the entry holds beyond it, and counts a bin newly stuck in
+ * buckets_saturated. A count below PROFILE_BIN_MAX is never stuck. Interrupts masked (a profile_lock section). */
 void profile_bin_store(struct profile_state *s, uint32_t b, uint64_t count, int stuck);
 
 /* Slow path shared by hist.c and arcs.c: performs a pending reset.

@@ -106,9 +106,9 @@ static int merge_arc_losses(const struct profile_gmon_reader *r)
     return 1;
 }
 
-/* Buckets past 0xFFFF: the part of each in the frozen overflow entries, one entry a step
+/* Buckets past their bin: the part of each in the frozen overflow entries, one entry a step
  * (the last first: the entries in use stay the first ones), with the same number of
- * samples. A live bucket stuck at 0xFFFF stays stuck. */
+ * samples. A live bucket stuck (PROFILE_BIN_MAX) stays stuck. */
 static int merge_overflow_entries(const struct profile_gmon_reader *r)
 {
     struct profile_state *s = &profile_state, *f = &profile_frozen;
@@ -151,7 +151,7 @@ static int merge_bins(const struct profile_gmon_reader *r)
             moved += fv;
             f->bins[b] = 0;
             if (sv + fv < PROFILE_BIN_MAX) {
-                s->bins[b] = (uint16_t)(sv + fv);   /* neither stuck, room left */
+                s->bins[b] = (profile_bin_t)(sv + fv);  /* neither stuck, room left */
                 continue;
             }
             /* (the frozen entry's part has moved already: fv is the frozen count) */

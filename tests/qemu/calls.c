@@ -207,7 +207,7 @@ int main(void)
     if (profile_on(_etext, _stext, 16, 100) != -EINVAL ||
         profile_on(_stext, _etext, 0, 100) != -EINVAL ||
         profile_on(_stext, _etext, 16, 0) != -EINVAL ||
-        profile_on(_stext, _stext + (64u << 20), 1, 100) != -ENOMEM ||  /* 128 MiB of bins */
+        profile_on(_stext, _stext + (256u << 20), 1, 100) != -ENOMEM || /* 128 MiB of bins */
         profile_get_stats(&st) != -ENODATA)
         firmware_failed("profile_on bad arguments");
     int rc = profile_on(_stext, _etext, 16, 100);

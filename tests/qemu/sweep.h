@@ -34,10 +34,10 @@ extern struct sweep_totals sweep_delivered;
 struct profile_range;
 void sweep_discard(const struct profile_range *ranges);
 
-/* sweep_support.c: brings the bucket of pc (in a profiled range, not the package's code) to
- * a bin of 0xFFFD at once, as that many samples would (counted in sweep_samples_taken),
- * then takes three samples there through __profile_hit: the bin fills up and its count goes
- * on in an overflow entry. Nothing while profiling is off. */
+/* sweep_support.c: brings the bucket of pc (in a profiled range, not the package's code)
+ * (every other call past 0xFFFF first) to a bin of 0xFD at once, as that many samples would (counted in
+ * sweep_samples_taken), then takes three samples there through __profile_hit: the 8-bit bin
+ * fills up and its count goes on in an overflow entry. Nothing while profiling is off. */
 void sweep_overflow(uintptr_t pc);
 extern struct sweep_totals sweep_discarded;
 /* Every sample the profile timer took (counted before __profile_hit sees it). */

@@ -43,8 +43,9 @@ static struct profile_stats stats(void)
 static void gdb_reset(void);
 
 /* n samples in bucket b at once, as n timer samples would leave them (a pending reset
- * first): a bucket past 0xFFFF without n calls (each one a window for the hooks). */
-#define BURST (PROFILE_OVF_CAPACITY ? 0x18000u : 0x1000u)
+ * first): a bucket past 0xFFFF without n calls (each one a window for the hooks). BURST:
+ * past 0xFFFF with overflow entries; without, a few that leave the 8-bit bin room. */
+#define BURST (PROFILE_OVF_CAPACITY ? 0x18000u : 4u)
 static void burst(uint32_t b, uint32_t n)
 {
     struct profile_state *s = &profile_state;
@@ -122,43 +123,50 @@ static const struct profile_ovf *ovf_entry(uint32_t b)
     return NULL;
 }
 
-/* The overflow entries are in bin order, each for a bucket of 0xFFFF or more, none beyond
- * 2^32-1 - 0xFFFF; no more than the table holds. */
+/* The overflow entries are in bin order, each for a bucket of PROFILE_BIN_MAX (a full
+ * 8-bit bin) or more, none beyond 2^32-1 - PROFILE_BIN_MAX; no more than the table holds. */
 static void check_ovf_table(const struct profile_state *s)
 {
     assert_true(s->ovf_used <= PROFILE_OVF_CAPACITY);
     for (uint32_t i = 0; i < s->ovf_used; i++) {
         assert_true(s->ovf[i].bin < s->nbins);
         assert_true(i == 0 || s->ovf[i - 1].bin < s->ovf[i].bin);
-        assert_true(s->ovf[i].high >= 1 && s->ovf[i].high <= UINT32_MAX - 0xFFFF);
-        assert_true(s->ovf[i].high + s->bins[s->ovf[i].bin] >= 0xFFFF);
+        assert_true(s->ovf[i].high >= 1 && s->ovf[i].high <= UINT32_MAX - PROFILE_BIN_MAX);
+        assert_true(s->ovf[i].high + s->bins[s->ovf[i].bin] >= PROFILE_BIN_MAX);
     }
 }
 
-/* A bucket counts on past what its 16-bit bin holds: exact up to 2^32-1
+/* A bucket counts on past what its 8-bit bin holds: exact up to 2^32-1
  * while an overflow entry is free (CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS; with 0 the bin
- * sticks at 0xFFFF, as below when the table is full). */
+ * sticks at PROFILE_BIN_MAX, as below when the table is full). Every carry of the bin into
+ * the entry is checked: the true count after each sample is the samples so far. */
 static void test_bucket_counts_past_ffff(void **state)
 {
     (void)state;
     assert_int_equal(profile_on(at(LOW), at(LOW + 0x100), 16, 1000), 0);
-    for (uint32_t i = 0; i < 0xFFFE; i++)
+    for (uint32_t i = 0; i < PROFILE_BIN_MAX - 1; i++)
         __profile_hit(LOW + 4);
-    assert_int_equal(profile_state.bins[0], 0xFFFE);
+    assert_int_equal(profile_state.bins[0], PROFILE_BIN_MAX - 1);
     assert_int_equal(profile_state.ovf_used, 0);
-    __profile_hit(LOW + 4);               /* the 65535th: the bin would be full */
+    __profile_hit(LOW + 4);               /* the 255th: the bin would be full */
     struct profile_stats st = stats();
     if (PROFILE_OVF_CAPACITY == 0) {
-        assert_int_equal(profile_state.bins[0], 0xFFFF);
+        assert_int_equal(profile_state.bins[0], PROFILE_BIN_MAX);
         assert_int_equal(st.buckets_saturated, 1);
         skip();
     }
     assert_int_equal(profile_state.bins[0], 0);
     assert_non_null(ovf_entry(0));
-    assert_int_equal(ovf_entry(0)->high, 0xFFFF);
-    assert_int_equal(profile_bin_count(&profile_state, 0), 0xFFFF);
+    assert_int_equal(ovf_entry(0)->high, PROFILE_BIN_MAX);
+    assert_int_equal(profile_bin_count(&profile_state, 0), PROFILE_BIN_MAX);
     assert_int_equal(st.buckets_saturated, 0);
-    for (uint32_t i = 0xFFFF; i < 200000; i++)
+    for (uint32_t i = PROFILE_BIN_MAX; i < 3 * 0x10000; i++) {
+        __profile_hit(LOW + 4);
+        if (profile_bin_count(&profile_state, 0) != i + 1)
+            fail_msg("bucket 0 holds %u after %u samples", profile_bin_count(&profile_state, 0),
+                     i + 1);
+    }
+    for (uint32_t i = 3 * 0x10000; i < 200000; i++)
         __profile_hit(LOW + 4);
     for (uint32_t i = 0; i < 70000; i++)
         __profile_hit(LOW + 0xF4);        /* another, the last bucket */
@@ -172,7 +180,7 @@ static void test_bucket_counts_past_ffff(void **state)
     assert_int_equal(bins_true_sum(), 270000);
 }
 
-/* At 2^32-1 a bucket sticks: its bin at 0xFFFF, counted once in buckets_saturated, every
+/* At 2^32-1 a bucket sticks: its bin at PROFILE_BIN_MAX, counted once in buckets_saturated, every
  * further sample refused (in samples, in no bin). */
 static void test_bucket_sticks_at_2_32(void **state)
 {
@@ -192,7 +200,7 @@ static void test_bucket_sticks_at_2_32(void **state)
     assert_int_equal(stats().buckets_saturated, 0);
     __profile_hit(LOW + 0x30);
     assert_int_equal(profile_bin_count(s, 3), UINT32_MAX);
-    assert_int_equal(s->bins[3], 0xFFFF);
+    assert_int_equal(s->bins[3], PROFILE_BIN_MAX);
     assert_int_equal(stats().buckets_saturated, 1);
     for (int i = 0; i < 5; i++)
         __profile_hit(LOW + 0x30);
@@ -203,18 +211,19 @@ static void test_bucket_sticks_at_2_32(void **state)
     check_ovf_table(s);
 }
 
-/* With every overflow entry taken, a further bucket sticks at 0xFFFF as without the table:
+/* With every overflow entry taken, a further bucket sticks at PROFILE_BIN_MAX as without the table:
  * counted once, its further samples refused; the buckets with entries count on. */
 static void test_overflow_table_full(void **state)
 {
     (void)state;
     assert_int_equal(profile_on(at(LOW), at(LOW + 0x10000), 16, 1000), 0);
     const uint32_t k = PROFILE_OVF_CAPACITY;
-    /* k + 2 buckets brought to 0xFFFF + n, filled from the highest (entries are inserted
-     * in bin order); the last samples of each the usual way (the second fills the bin) */
+    /* k + 2 buckets brought to PROFILE_BIN_MAX + n, filled from the highest (entries are
+     * inserted in bin order); the last samples of each the usual way (the second fills the
+     * bin) */
     for (uint32_t n = 0; n < k + 2; n++) {
         uint32_t b = (k + 1 - n) * 3;
-        burst(b, 0xFFFD);
+        burst(b, PROFILE_BIN_MAX - 2);
         for (uint32_t i = 0; i < 2 + n; i++)
             __profile_hit(LOW + 16 * b + 2);
         check_ovf_table(&profile_state);
@@ -226,10 +235,10 @@ static void test_overflow_table_full(void **state)
     for (uint32_t n = 0; n < k + 2; n++) {
         uint32_t b = (k + 1 - n) * 3;
         if (n < k) {
-            assert_int_equal(profile_bin_count(&profile_state, b), 0xFFFF + n);
+            assert_int_equal(profile_bin_count(&profile_state, b), PROFILE_BIN_MAX + n);
         } else {
-            assert_int_equal(profile_state.bins[b], 0xFFFF);
-            refused += n;       /* (0xFFFF + n samples, 0xFFFF kept) */
+            assert_int_equal(profile_state.bins[b], PROFILE_BIN_MAX);
+            refused += n;       /* (PROFILE_BIN_MAX + n samples, PROFILE_BIN_MAX kept) */
         }
     }
     assert_int_equal(st.samples, bins_true_sum() + refused);
@@ -247,10 +256,10 @@ static void test_overflow_table_full(void **state)
     assert_int_equal(bins_true_sum(), 0);
     for (uint32_t i = 0; i < profile_state.ovf_capacity; i++)
         assert_int_equal(profile_state.ovf[i].bin + profile_state.ovf[i].high, 0);
-    for (uint32_t i = 0; i < 0xFFFF + 1; i++)
+    for (uint32_t i = 0; i < PROFILE_BIN_MAX + 1; i++)
         __profile_hit(LOW + 16 * 3);
     assert_int_equal(stats().buckets_saturated, k ? 0 : 1);
-    assert_int_equal(profile_bin_count(&profile_state, 3), k ? 0x10000 : 0xFFFF);
+    assert_int_equal(profile_bin_count(&profile_state, 3), k ? PROFILE_BIN_MAX + 1 : PROFILE_BIN_MAX);
 }
 
 /* A reset gdb asks for clears the overflow entries too, before the next sample counts. */
@@ -837,7 +846,7 @@ static void test_allocation_follows_formulas(void **state)
     assert_int_equal(sizeof(struct profile_ovf), 8);
     assert_int_equal(st.bytes_allocated, (1 + PROFILE_SNAPSHOT) *
                      (((arcs + 1) * 12 + 8 * CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS +
-                       range / 16 * 2 + 7) / 8 * 8));
+                       range / 16 * 1 + 7) / 8 * 8));   /* 8-bit bins */
     /* Both sets' arc records are 8-byte aligned, whatever the bins' count (a set is padded). */
     for (uintptr_t r = 0x1000; r < 0x1000 + 8 * 16; r += 16) {
         assert_int_equal(profile_on(at(LOW), at(LOW + r), 16, 1000), 0);
@@ -966,24 +975,27 @@ static size_t parse_records(const uint8_t *img, size_t size, struct hist_record 
     return n;
 }
 
-/* A bucket past 0xFFFF goes out as one-bucket records of the same range whose counts add
- * up to its count (65535 each, the last the rest), between records of the bins around it;
- * every record has the scale of the histogram, and read back as GNU gprof reads them
- * (adding up identical ranges) they give every bucket its true count. */
+/* A bucket of 0xFFFF or more goes out as one-bucket records of the same range whose counts
+ * add up to its count (65535 each, the last the rest), between records of the bins around
+ * it; a bucket past its 8-bit bin but below 0xFFFF (an overflow entry too) goes out in the
+ * record around it, its true count its 16-bit bin; every record has the scale of the
+ * histogram, and read back as GNU gprof reads them (adding up identical ranges) they give
+ * every bucket its true count. */
 static void test_gmon_split_records_parsed_back(void **state)
 {
     (void)state;
-    if (PROFILE_OVF_CAPACITY < 4)
+    if (PROFILE_OVF_CAPACITY < 7)
         skip();
     assert_int_equal(profile_on(at(LOW), at(LOW + 0x400), 16, 1000), 0);
     static const struct { uint32_t bin, count; } want[] = {
-        { 0, 200000 }, { 3, 7 }, { 5, 65535 }, { 6, 131071 }, { 0x20, 9 }, { 0x3F, 70000 },
+        { 0, 200000 }, { 3, 7 }, { 5, 65535 }, { 6, 131071 }, { 0x10, 255 }, { 0x11, 300 },
+        { 0x12, 65534 }, { 0x20, 9 }, { 0x3F, 70000 },
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         burst(want[i].bin, want[i].count - 1);
         __profile_hit(LOW + 16 * want[i].bin + 6);   /* and one sample the usual way */
     }
-    assert_int_equal(profile_state.ovf_used, 4);
+    assert_int_equal(profile_state.ovf_used, 7);
     __profile_hit(0);
 
     size_t size;
@@ -1058,14 +1070,15 @@ static void test_gmon_split_records_parsed_back(void **state)
     free(whole);
 }
 
-/* A stuck bucket (no entry free) goes out as 0xFFFF in its record, not split. */
+/* A stuck bucket (no entry free) goes out as what its bin kept (PROFILE_BIN_MAX) in its
+ * record, not split. */
 static void test_gmon_stuck_bucket_not_split(void **state)
 {
     (void)state;
     assert_int_equal(profile_on(at(LOW), at(LOW + 0x2000), 16, 1000), 0);
     for (uint32_t b = 0; b <= PROFILE_OVF_CAPACITY; b++)
         burst(b, 0x10000 + b);
-    assert_int_equal(profile_state.bins[PROFILE_OVF_CAPACITY], 0xFFFF);
+    assert_int_equal(profile_state.bins[PROFILE_OVF_CAPACITY], PROFILE_BIN_MAX);
     assert_int_equal(stats().buckets_saturated, 1);
     size_t size, arcs_at;
     uint8_t *img = read_image(&size, 4096);
@@ -1074,7 +1087,7 @@ static void test_gmon_stuck_bucket_not_split(void **state)
     assert_int_equal(n, 2 * PROFILE_OVF_CAPACITY + 1);   /* two pieces each, then the rest */
     assert_int_equal(recs[n - 1].low, LOW + 16 * PROFILE_OVF_CAPACITY);
     assert_int_equal(recs[n - 1].nbins, 0x200 - PROFILE_OVF_CAPACITY);
-    assert_int_equal(get_uint(recs[n - 1].bins, 2), 0xFFFF);
+    assert_int_equal(get_uint(recs[n - 1].bins, 2), PROFILE_BIN_MAX);
     free(img);
 }
 
@@ -1168,7 +1181,7 @@ static void test_abandoned_snapshot_merges_back(void **state)
 {
     (void)state;
     assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
-    for (int i = 0; i < 0xFFF0; i++)
+    for (uint32_t i = 0; i < PROFILE_BIN_MAX - 0x10; i++)
         __profile_hit(LOW + 4);
     __profile_hit(LOW + 40);
     __profile_hit(0);
@@ -1187,16 +1200,16 @@ static void test_abandoned_snapshot_merges_back(void **state)
     __profile_mcount(LOW + 0x500, LOW + 0x200);
     profile_snapshot_release(&r, 0);  /* transfer failed */
     struct profile_stats st = stats();
-    assert_int_equal(st.samples, 0xFFF0 + 2 + 0x20 + 2);
+    assert_int_equal(st.samples, PROFILE_BIN_MAX - 0x10 + 2 + 0x20 + 2);
     assert_int_equal(st.samples_total, st.samples);
     assert_int_equal(st.samples_out_of_range, 1);
     assert_int_equal(st.samples_overhead, 2);
     if (PROFILE_OVF_CAPACITY) {
-        /* the sum counts on past 0xFFFF in an overflow entry of the live set */
-        assert_int_equal(profile_bin_count(&profile_state, 0), 0xFFF0 + 0x20);
+        /* the sum counts on past its bin in an overflow entry of the live set */
+        assert_int_equal(profile_bin_count(&profile_state, 0), PROFILE_BIN_MAX - 0x10 + 0x20);
         assert_int_equal(st.buckets_saturated, 0);
     } else {
-        assert_int_equal(profile_state.bins[0], 0xFFFF);
+        assert_int_equal(profile_state.bins[0], PROFILE_BIN_MAX);
         assert_int_equal(st.buckets_saturated, 1);
     }
     assert_int_equal(profile_state.bins[2], 1);
@@ -1283,7 +1296,7 @@ static void test_merge_back_counts_nothing_twice(void **state)
     assert_int_equal(arc_count(LOW + 0x500, LOW + 0x200), 1);
 }
 
-/* Merge-back of buckets past 0xFFFF: true counts add up whichever set held an overflow
+/* Merge-back of buckets past their bin: true counts add up whichever set held an overflow
  * entry; a bucket stuck on either side stays stuck; no window shows a sample twice or not
  * at all (check_merge_window, in true counts). */
 static void test_merge_back_overflow(void **state)
@@ -1294,13 +1307,13 @@ static void test_merge_back_overflow(void **state)
     assert_int_equal(profile_on(at(LOW), at(LOW + 0x1000), 16, 1000), 0);
     struct profile_state *s = &profile_state;
     burst(1, 100000);                 /* frozen: an entry */
-    burst(2, 0xFFF0);                 /* frozen: none, the sum will need one */
+    burst(2, PROFILE_BIN_MAX - 0x10); /* frozen: none, the sum will need one */
     burst(3, 0x10);
     burst(5, 0xFFFF + 10);            /* frozen: stuck below */
     hal_profile_irq_state irq = profile_lock();
     profile_bin_store(s, 5, profile_bin_count(s, 5), 1);
     profile_unlock(irq);
-    assert_int_equal(s->bins[5], 0xFFFF);
+    assert_int_equal(s->bins[5], PROFILE_BIN_MAX);
     struct profile_gmon_reader r;
     assert_int_equal(profile_snapshot_take(&r), 0);
     burst(1, 70000);                  /* live: an entry of its own */
@@ -1309,7 +1322,7 @@ static void test_merge_back_overflow(void **state)
     burst(5, 3);
     __profile_hit(LOW + 0x5C);        /* one the usual way */
 
-    merge_expect.samples = 100000 + 0xFFF0 + 0x10 + 0xFFFF + 10 + 70000 + 0x20 + 80000 + 4;
+    merge_expect.samples = 100000 + PROFILE_BIN_MAX - 0x10 + 0x10 + 0xFFFF + 10 + 70000 + 0x20 + 80000 + 4;
     merge_expect.in_range = merge_expect.samples;
     merge_expect.calls = 0;
     merge_expect.windows = 0;
@@ -1321,11 +1334,11 @@ static void test_merge_back_overflow(void **state)
     check_merge_window();
     check_ovf_table(s);
     assert_int_equal(profile_bin_count(s, 1), 170000);
-    assert_int_equal(profile_bin_count(s, 2), 0x10010);
+    assert_int_equal(profile_bin_count(s, 2), PROFILE_BIN_MAX - 0x10 + 0x20);
     assert_int_equal(profile_bin_count(s, 3), 0x10);
     assert_int_equal(profile_bin_count(s, 4), 80000);
     assert_int_equal(profile_bin_count(s, 5), 0xFFFF + 10 + 4);
-    assert_int_equal(s->bins[5], 0xFFFF);          /* still stuck */
+    assert_int_equal(s->bins[5], PROFILE_BIN_MAX); /* still stuck */
     assert_int_equal(stats().buckets_saturated, 1);
     /* The frozen set is the spare again, all zero. */
     assert_non_null(s->spare);
@@ -1334,7 +1347,7 @@ static void test_merge_back_overflow(void **state)
 }
 
 /* Merge-back into a live set whose overflow entries are all taken: a bucket that needs one
- * sticks at 0xFFFF (counted), the rest refused; every sample is still in the header. */
+ * sticks at PROFILE_BIN_MAX (counted), the rest refused; every sample is still in the header. */
 static void test_merge_back_overflow_table_full(void **state)
 {
     (void)state;
@@ -1349,10 +1362,10 @@ static void test_merge_back_overflow_table_full(void **state)
     burst(hot, 5);
     profile_snapshot_release(&r, 0);
     struct profile_stats st = stats();
-    assert_int_equal(s->bins[hot], 0xFFFF);
+    assert_int_equal(s->bins[hot], PROFILE_BIN_MAX);
     assert_int_equal(st.buckets_saturated, 1);
     assert_int_equal(st.samples, 100000 + 5 + 0x10000 * PROFILE_OVF_CAPACITY);
-    assert_int_equal(set_bins(s), 0xFFFF + 0x10000 * PROFILE_OVF_CAPACITY);
+    assert_int_equal(set_bins(s), PROFILE_BIN_MAX + 0x10000 * PROFILE_OVF_CAPACITY);
     check_ovf_table(s);
 }
 
@@ -1407,7 +1420,7 @@ static void record_some(uint32_t seed)
     }
     __profile_hit(0);
     __profile_hit(LOW + 0x2000);   /* profiler overhead (test_gdb_dump_at_any_window_is_exact) */
-    burst(3, BURST);               /* one bucket past 0xFFFF, in every set */
+    burst(3, BURST);               /* one bucket past 0xFFFF (with entries), in every set */
 }
 
 struct totals { uint32_t samples, in_range, calls, overhead; };
@@ -1638,7 +1651,7 @@ static void test_ranges_layout(void **state)
     struct profile_stats st = stats();
     assert_int_equal(st.arcs_capacity, cap);
     assert_int_equal(st.bytes_allocated, (1 + PROFILE_SNAPSHOT) *
-                     (((cap + 1) * 12 + 8 * CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS + 0x120 * 2 + 7)
+                     (((cap + 1) * 12 + 8 * CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS + 0x120 + 7)
                       / 8 * 8));
 }
 

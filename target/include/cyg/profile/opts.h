@@ -19,10 +19,10 @@
 #define CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE 5
 #endif
 
-/* Histogram buckets that may count past the 0xFFFF of their 16-bit bin (up to 2^32-1),
- * per set: an overflow entry of 8 bytes each (target/src/hist.c). 0: bins stick at 0xFFFF. */
+/* Histogram buckets that may count past the 254 of their 8-bit bin (up to 2^32-1), per
+ * set: an overflow entry of 8 bytes each (target/src/hist.c). 0: bins stick at 0xFF. */
 #ifndef CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS
-#define CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS 16
+#define CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS 32
 #endif
 
 /* The most address ranges profile_on_ranges() takes (profile_state keeps each range's
