@@ -484,7 +484,8 @@ def gprof_report(d, path=None):
               "CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE")
     if sat:
         print("gprof: warning: %d buckets saturated; dump more often, sample less often or "
-              "raise CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS" % sat)
+              "raise CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS (or set CYGNUM_PROFILE_HIST_BIN_BYTES "
+              "to 2)" % sat)
     if c["samples_out_of_range"]:
         print("gprof: note: %d samples fell outside the profiled range"
               % c["samples_out_of_range"])

@@ -29,7 +29,8 @@ UNIT_LAYOUT_CFG_pct100  := PROFILE_SNAPSHOT=0 CYGNUM_PROFILE_CALLGRAPH_ARC_PERCE
 UNIT_LAYOUT_CFG_nocg    := PROFILE_SNAPSHOT=0 CYGPKG_PROFILE_CALLGRAPH=0
 UNIT_LAYOUT_CFG_ovf0    := PROFILE_SNAPSHOT=1 CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS=0
 UNIT_LAYOUT_CFG_ovf256  := PROFILE_SNAPSHOT=0 CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS=256
-UNIT_LAYOUT := $(patsubst %,$(UNIT_DIR)/layout-%/test_layout,default pct1 pct100 nocg ovf0 ovf256)
+UNIT_LAYOUT_CFG_bin2    := PROFILE_SNAPSHOT=1 CYGNUM_PROFILE_HIST_BIN_BYTES=2
+UNIT_LAYOUT := $(patsubst %,$(UNIT_DIR)/layout-%/test_layout,default pct1 pct100 nocg ovf0 ovf256 bin2)
 # (the first word is the snapshot setting, the rest CDL user values)
 $(UNIT_DIR)/layout-%/include/pkgconf/profile_gprof.h: $(CDL_UNIT_DEPS) | $(SETUP_STAMP)
 	$(CDL_CONFIGURE) -q --prefix $(UNIT_DIR)/layout-$* $(CDL_UNIT_FILES) \
@@ -42,8 +43,9 @@ TESTS     += $(UNIT_LAYOUT)
 TEST_DEPS += $(UNIT_LAYOUT)
 
 # The core's tests without overflow entries (CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS=0: bins
-# stick at 0xFF) and with the most, with snapshots.
-UNIT_OVF := $(UNIT_DIR)/test_core_ovf0 $(UNIT_DIR)/test_core_ovf256
+# stick at 0xFF) and with the most, and with 16-bit bins (CYGNUM_PROFILE_HIST_BIN_BYTES=2),
+# with snapshots.
+UNIT_OVF := $(UNIT_DIR)/test_core_ovf0 $(UNIT_DIR)/test_core_ovf256 $(UNIT_DIR)/test_core_bin2
 $(UNIT_OVF): $(UNIT_DIR)/test_core_%: $(UNIT_DEPS) $(UNIT_DIR)/layout-%/include/pkgconf/profile_gprof.h
 	$(CC) -I$(UNIT_DIR)/layout-$*/include $(UNIT_CFLAGS) -DPROFILE_SNAPSHOT=1 tests/unit/test_core.c \
 	  $(UNIT_CORE) -Wl,--wrap=malloc -Wl,--wrap=memset -lcmocka -o $@

@@ -12,6 +12,7 @@
 #                                       stays free (no hash heads: the table is the records)
 #   CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS
 #                                       8 bytes per overflow entry (buckets past 254)
+#   CYGNUM_PROFILE_HIST_BIN_BYTES       2: 16-bit bins, 2 bytes a bucket
 #   CYGNUM_PROFILE_MAX_RANGES           profile_on_ranges takes that many ranges, not one more
 # and the histogram is ceil(range / 16) 8-bit bins (bucket size 16); a set (arcs, overflow
 # entries and bins) is padded to 8 bytes.
@@ -73,8 +74,8 @@ EOF
 # (SETS 2: a spare set for snapshots, which tftp needs; OVF in the environment: overflow
 # entries, default 32).
 expect_bytes() {
-  local range=$(field "$1" range) cg=$2 pct=$3 sets=$4 ovf=${OVF:-32}
-  local nbins=$(( (range + 15) / 16 )) cap=0 recs=0
+  local range=$(field "$1" range) cg=$2 pct=$3 sets=$4 ovf=${OVF:-32} bin=${BIN:-1}
+  local nbins=$(( (range + 15) / 16 * bin )) cap=0 recs=0
   if [ "$cg" = 1 ]; then
     cap=$(( pct * (range / 100) / 12 + 50 )); [ $cap -gt 65535 ] && cap=65535
     recs=$(( (cap + 1) * 12 ))
@@ -151,6 +152,8 @@ check "the configurations built apart: six build directories besides the default
 OVF=0 probe_config ovf0 1 5 1 CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS=0
 OVF=256 probe_config ovf256 1 5 1 CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS=256
 OVF=64 probe_config ovf64tftp 1 5 2 CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS=64 CYGPKG_NET_LWIP=1
+# ---- CYGNUM_PROFILE_HIST_BIN_BYTES: 2 bytes a bin (its other values: test_configure.sh) -------
+BIN=2 probe_config bin2 1 5 1 CYGNUM_PROFILE_HIST_BIN_BYTES=2
 
 # ---- CYGNUM_PROFILE_MAX_RANGES: profile_on_ranges takes that many ranges, not one more ---------
 check "default: profile_on_ranges takes 4 ranges, refuses 5 (-EINVAL)" \

@@ -1,14 +1,17 @@
 /*
  * Timer samples: the histogram half of the package.
  *
- * Each bucket has an 8-bit bin (PROFILE_BIN_MAX, 0xFF, is a stuck one). A bucket that is
- * sampled more than a bin holds goes on counting in an overflow entry (struct
- * profile_ovf, profile_priv.h): the sample that would bring its bin to 0xFF moves 0xFF
- * into the entry and leaves the bin at 0, so the fast path (a bin below 0xFE) stays one
- * compare and one store, and the slow half runs once in 255 samples of a hot bucket. A
- * bin at 0xFF is stuck: no entry was free, or the bucket reached 2^32-1. Most buckets of
- * a profile stay below 255 samples: 1 byte each, and 8 bytes an entry for the hot few,
- * take less memory than 16-bit bins did.
+ * Each bucket has an 8-bit bin (16-bit with CYGNUM_PROFILE_HIST_BIN_BYTES 2;
+ * PROFILE_BIN_MAX, 0xFF or 0xFFFF, is a stuck one). A bucket that is sampled more than a
+ * bin holds goes on counting in an overflow entry (struct profile_ovf, profile_priv.h):
+ * the sample that would bring its bin to PROFILE_BIN_MAX moves PROFILE_BIN_MAX into the
+ * entry and leaves the bin at 0, so the fast path (a bin below PROFILE_BIN_MAX - 1) stays
+ * one compare and one store, and the slow half runs once in PROFILE_BIN_MAX samples of a
+ * hot bucket.
+ * A bin at PROFILE_BIN_MAX is stuck: no entry was free, or the bucket reached 2^32-1.
+ * Most buckets of a profile stay below 255 samples: 1 byte each, and 8 bytes an entry for
+ * the hot few, take less memory than 16-bit bins; long runs whose samples spread over
+ * more buckets than there are entries take 16-bit bins.
  */
 #include "profile_priv.h"
 
@@ -78,8 +81,8 @@ void profile_bin_store(struct profile_state *s, uint32_t b, uint64_t count, int 
         s->buckets_saturated++;
 }
 
-/* A sample in bucket b, which the fast path leaves to the slow one: its bin at 0xFE
- * moves into the overflow entry, a stuck bin refuses it. Interrupts masked, a
+/* A sample in bucket b, which the fast path leaves to the slow one: its bin at
+ * PROFILE_BIN_MAX - 1 moves into the overflow entry, a stuck bin refuses it. Interrupts masked, a
  * profile_lock section. */
 static void hist_count_slow(struct profile_state *s, uint32_t b, uintptr_t pc)
 {

@@ -13,10 +13,16 @@
 #include <cyg/profile/profile.h>
 #include <cyg/profile/hal.h>   /* the HAL contract: masking, HAL_PROFILE_PC, the arc table */
 
-/* A bucket's counter in the histogram: 8 bits, what the memory is for (a bucket sampled
- * more than that goes on in an overflow entry: hist.c). PROFILE_BIN_MAX is a stuck bin. */
+/* A bucket's counter in the histogram: 8 bits (or 16, CYGNUM_PROFILE_HIST_BIN_BYTES), what
+ * the memory is for (a bucket sampled more than that goes on in an overflow entry:
+ * hist.c). PROFILE_BIN_MAX is a stuck bin. */
+#if CYGNUM_PROFILE_HIST_BIN_BYTES == 1
 typedef uint8_t profile_bin_t;
 #define PROFILE_BIN_MAX 0xFFu
+#else
+typedef uint16_t profile_bin_t;
+#define PROFILE_BIN_MAX 0xFFFFu
+#endif
 /* gmon.out's bins are 16-bit whatever the target's are: a bucket of this count or more is
  * written as records of its own (gmon.c). */
 #define PROFILE_GMON_BIN_MAX 0xFFFFu
@@ -105,7 +111,7 @@ struct profile_state {
     /* HAL_PROFILE_PC as a mask (what gdb applies to the table's addresses, as gmon.c does) */
     uintptr_t pc_mask;
 
-    profile_bin_t *bins;        /* nbins 8-bit counters (a bucket's true count: hist.c) */
+    profile_bin_t *bins;        /* nbins counters, 8-bit or 16-bit (a bucket's true count: hist.c) */
     uint32_t  nbins;            /* of all the ranges */
     uint32_t  nranges;          /* ranges in use: ranges[0 .. nranges), in address order */
     struct profile_hist_range ranges[PROFILE_MAX_RANGES];

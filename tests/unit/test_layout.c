@@ -72,7 +72,8 @@ static struct expect expect_for(uintptr_t start, u128 len, int bucket)
     if (cap > 0xFFFF)
         cap = 0xFFFF;
     e.nslots = PROFILE_CALLGRAPH ? cap + 1 : 0;
-    e.min_bytes = e.nbins * 1 + e.nslots * 12 + 8 * CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS;  /* 8-bit bins */
+    e.min_bytes = e.nbins * CYGNUM_PROFILE_HIST_BIN_BYTES + e.nslots * 12 +
+                  8 * CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS;
     e.open_span = e.span;
     /* The largest gmon.out: every overflow entry at 2^32-1, 65537 records of one bin each,
      * and a record of the bins around each; the arc table full. */

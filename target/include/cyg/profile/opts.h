@@ -19,8 +19,19 @@
 #define CYGNUM_PROFILE_CALLGRAPH_ARC_PERCENTAGE 5
 #endif
 
-/* Histogram buckets that may count past the 254 of their 8-bit bin (up to 2^32-1), per
- * set: an overflow entry of 8 bytes each (target/src/hist.c). 0: bins stick at 0xFF. */
+/* Bytes of a histogram bucket's counter (its bin): 1, or 2 for long runs whose samples
+ * spread over many buckets (a bucket needs an overflow entry past 65534 samples only, at
+ * twice the bins' memory). */
+#ifndef CYGNUM_PROFILE_HIST_BIN_BYTES
+#define CYGNUM_PROFILE_HIST_BIN_BYTES 1
+#endif
+#if CYGNUM_PROFILE_HIST_BIN_BYTES != 1 && CYGNUM_PROFILE_HIST_BIN_BYTES != 2
+#error "CYGNUM_PROFILE_HIST_BIN_BYTES must be 1 or 2: a bin is an 8-bit or a 16-bit counter"
+#endif
+
+/* Histogram buckets that may count past what their bin holds (254, or 65534 with 2-byte
+ * bins; up to 2^32-1), per set: an overflow entry of 8 bytes each (target/src/hist.c).
+ * 0: bins stick at their maximum. */
 #ifndef CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS
 #define CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS 32
 #endif
