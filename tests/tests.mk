@@ -52,6 +52,14 @@ $(UNIT_OVF): $(UNIT_DIR)/test_core_%: $(UNIT_DEPS) $(UNIT_DIR)/layout-%/include/
 TESTS     += $(UNIT_OVF)
 TEST_DEPS += $(UNIT_OVF)
 
+# The dithered sampling period (<cyg/profile/dither.h>): with the 16-bit halves' scaling and
+# with a multiply-high.
+UNIT_DITHER := $(UNIT_DIR)/test_dither $(UNIT_DIR)/test_dither_mulhigh
+$(UNIT_DITHER): tests/unit/test_dither.c $(UNIT_DEPS)
+	$(CC) $(UNIT_CFLAGS) $(if $(filter %_mulhigh,$@),-DMUL_HIGH) $< -lcmocka -o $@
+TESTS     += $(UNIT_DITHER)
+TEST_DEPS += $(UNIT_DITHER)
+
 # The stack-profiling mode's core (target/src/stacks.c): 8 nodes, 6 frames, 2 threads.
 $(UNIT_DIR)/test_stacks: tests/unit/test_stacks.c $(UNIT_DEPS)
 	$(CC) $(UNIT_CFLAGS) -DPROFILE_SNAPSHOT=0 -DCYGPKG_PROFILE_STACKS=1 \

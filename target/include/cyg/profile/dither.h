@@ -10,10 +10,16 @@
  * it is as likely as every other, and the mean rate stays exactly the nominal one (the
  * offsets are bounded, so they never add up), which is the rate gmon.out states.
  *
- * The timer's next period is period + offset(n + 1) - offset(n), at least min ticks (a
- * period shorter than the interrupt's own run would be lost): a shorter one is lengthened,
- * and the sample comes that much later in its slot (rare: with min a tenth of the period,
- * one sample in 200).
+ * The offsets walk: offset(n + 1) = offset(n) + step mod period, each step uniform in
+ * [min, period), so that the timer's next period, step or period + step, is never shorter
+ * than min ticks (a period shorter than the interrupt's own run would be lost). A walk on
+ * the circle whose steps have a density leaves every offset as likely as every other
+ * whatever min is, so nothing is lengthened and nothing piles up at the end of a slot (a
+ * shorter period lengthened to min would: at min half the period, a phase in the first
+ * tenth of the slot got 0.6 of its share, and at min equal to the period every sample
+ * came at the same point of its slot, a plain periodic timer). min is kept to at most half
+ * the period, which leaves the walk room: a HAL's shortest interval needs the interrupt to
+ * fit in half of it.
  *
  * The offsets come from a linear congruential sequence with a fixed seed, so that runs
  * under QEMU -icount repeat exactly. CYGSEM_PROFILE_TIMER_DITHER off (the CDL option):
@@ -34,22 +40,29 @@ struct profile_dither {
     uint32_t seed;      /* the sequence's state */
     uint32_t offset;    /* this sample's ticks past the start of its slot */
     uint32_t period;    /* the nominal period, in ticks */
-    uint32_t min;       /* the shortest period the timer is given, in ticks */
-    uint32_t scale;     /* period >> shift: below 2^16, so one 32-bit multiply scales */
+    uint32_t min;       /* the shortest period the timer is given, in ticks: a step's least */
+    uint32_t span;      /* period - min: a step's range */
+    uint32_t scale;     /* span >> shift: below 2^16, so one 32-bit multiply scales */
     uint32_t shift;
 };
 
-/* Starts the sequence for a nominal period of period ticks (>= 1). */
+/* Starts the sequence for a nominal period of period ticks (1 to 2^31 - 1), no period
+ * shorter than min ticks (kept to 1 .. period / 2, or 1: the walk's room). */
 static inline void profile_dither_start(struct profile_dither *d, uint32_t period, uint32_t min)
 {
-    uint32_t shift = 0;
-    while ((period >> shift) > 0xFFFFu)
+    if (min > period / 2)
+        min = period / 2;
+    if (min == 0)
+        min = 1;
+    uint32_t span = period > min ? period - min : 0, shift = 0;
+    while ((span >> shift) > 0xFFFFu)
         shift++;
     d->seed = 0x2545F491u;
     d->offset = 0;
     d->period = period;
-    d->min = min < period ? min : period;
-    d->scale = period >> shift;
+    d->min = min;
+    d->span = span;
+    d->scale = span >> shift;
     d->shift = shift;
 }
 
@@ -58,20 +71,20 @@ static inline uint32_t profile_dither_next(struct profile_dither *d)
 {
 #if PROFILE_DITHER
     d->seed = d->seed * 1664525u + 1013904223u;
-    /* the seed scaled to [0, period) by its upper bits (its low bits are the sequence's
+    /* the seed scaled to [0, span) by its upper bits (its low bits are the sequence's
      * worst): one multiply-high where the core has it, else two 16-bit halves */
 #ifdef HAL_PROFILE_MUL_HIGH
-    uint32_t offset = HAL_PROFILE_MUL_HIGH(d->seed, d->period);
+    uint32_t step = d->min + HAL_PROFILE_MUL_HIGH(d->seed, d->span);
 #else
-    uint32_t offset = (((d->seed >> 16) * d->scale) >> 16) << d->shift;
+    uint32_t step = d->min + ((((d->seed >> 16) * d->scale) >> 16) << d->shift);
 #endif
-    uint32_t next = d->period + offset - d->offset;
-    if (__builtin_expect(next < d->min, 0)) {
-        offset += d->min - next;
-        next = d->min;
+    uint32_t offset = d->offset + step;     /* (< 2 * period: no wrap of 32 bits) */
+    if (offset >= d->period) {
+        d->offset = offset - d->period;     /* the next slot, earlier in it */
+        return step;
     }
-    d->offset = offset;
-    return next;
+    d->offset = offset;                     /* the next slot, later in it */
+    return d->period + step;
 #else
     return d->period;
 #endif
