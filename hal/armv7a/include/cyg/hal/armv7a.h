@@ -18,8 +18,10 @@
  *   BOARD_GIC_PRIO_BITS                priority bits the GIC implements (5 on Cortex-A9)
  *   BOARD_IRQ_COUNT                    interrupt IDs 0 .. BOARD_IRQ_COUNT-1 (a multiple of 32)
  *   BOARD_IRQ_VECTORS(X)               the handler name of every ID, in ID order
- *   BOARD_IRQ_PRIO_MAX                 (1 << BOARD_GIC_PRIO_BITS) - 2: board priority p is GIC
- *                                      level p + 1, level 0 being the profile timer's
+ *   BOARD_IRQ_PRIO_MAX                 (1 << BOARD_GIC_PRIO_BITS) - 3: board priority p is GIC
+ *                                      level p + 1, level 0 being the profile timer's (the
+ *                                      least urgent level is the priority mask's: never
+ *                                      signalled)
  *   BOARD_PROFILE_TIMER_IRQ            the profile timer's interrupt ID
  *   BOARD_PROFILE_TIMER_SAMPLE         the board's C function void f(uintptr_t pc) that
  *                                      acknowledges the timer, gives it its next period
@@ -77,7 +79,7 @@ static inline void armv7a_barrier(void)
  * not pending, least urgent, routed to this CPU, signalled as IRQ. Called by the startup
  * before board_init(). */
 void armv7a_gic_init(void);
-/* Enable irq at GIC priority level (0 = most urgent .. 2^BOARD_GIC_PRIO_BITS - 1): the raw form
+/* Enable irq at GIC priority level (0 = most urgent .. 2^BOARD_GIC_PRIO_BITS - 2): the raw form
  * of board_irq_enable() (which never gives level 0: that is the profile timer's). */
 void armv7a_gic_enable(int irq, unsigned level);
 #endif
