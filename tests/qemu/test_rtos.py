@@ -80,7 +80,9 @@ class Truth(threading.Thread):
     task whose marker ran last. On Cortex-M the profile timer's interrupt is left out (no
     sample can see it). With the RISC-V port's trap handler (rtos_trap .. rtos_trap_mret),
     whose every trap runs with interrupts off, a sample due in a trap is taken at the first
-    instruction after it: its instructions are the task's it returns to."""
+    instruction after it: its instructions are the task's it returns to. The Cortex-A9
+    port's switch (SVC_Handler .. rtos_switch_return: a yield's SVC, or the IRQ entry's way
+    out) runs with IRQs masked too, and is counted the same way."""
 
     def __init__(self, fifo, elf):
         super().__init__(daemon=True)
@@ -92,11 +94,15 @@ class Truth(threading.Thread):
         self.sample_path = [(a, e) for (a, n), e in zip(syms, ends)
                             if n == isr or n.split(".")[0] in h.SAMPLE_PATH]
         self.marks = {a: int(n[len("rtos_mark_"):]) for a, n in syms if n.startswith("rtos_mark_")}
-        self.counts, self.isr = {}, 0
+        self.counts, self.isr, self.span = {}, 0, None
         entry = [a for a, n in syms if n == "rtos_trap"]
         self.mret = [a for a, n in syms if n == "rtos_trap_mret"]
         if entry and self.mret:     # (the RISC-V port's trap handler)
-            self.isr_entry, self.trap_entry, self.mret = None, entry[0], self.mret[0]
+            self.isr_entry, self.mret = None, self.mret[0]
+            self.span = (entry[0], self.mret)
+        rfe = [a for a, n in syms if n == "rtos_switch_return"]
+        if rfe:                     # (the Cortex-A9 port's switch)
+            self.span = ([a for a, n in syms if n == "SVC_Handler"][0], rfe[0])
 
     def in_sample_path(self, pc):
         return any(lo <= pc < hi for lo, hi in self.sample_path)
@@ -109,12 +115,12 @@ class Truth(threading.Thread):
                 continue
             if pc in self.marks:
                 task = self.marks[pc]
-            if self.mret and pc == self.trap_entry:
+            if self.span and pc == self.span[0]:
                 trap = 0
             if trap is not None:
                 trap += 1
                 self.isr += 1
-                if pc == self.mret:
+                if pc == self.span[1]:
                     counts[task] = counts.get(task, 0) + trap
                     trap = None
                 continue
@@ -210,11 +216,12 @@ def main():
     t.eq({k: arcs.get(k) for k in CALLS}, CALLS, "plain: GNU gprof's calls exact, each task's")
     # The handler's call of fast_work: an arc from the handler, or, where GCC makes it a tail
     # call (ARMv7-M at -O2), from the interrupt entry (mcount's caller is the exception's
-    # return value), which gmon.out records as such; the handlers' own entries too.
+    # return value), which gmon.out records as such; the handlers' own entries too (on the
+    # Cortex-A9, arcs from the HAL's dispatch, armv7a_irq_dispatch).
     name_of = namer(elf)
     hdr, _, raw = h.gmon_records(os.path.join(out_dir, "gmon.out"))
     into = sum(c for f, s, c in raw if name_of(s) == "fast_work")
-    entries = sum(c for f, s, c in raw if f >= 0xFFFFFF00)
+    entries = sum(c for f, s, c in raw if f >= 0xFFFFFF00 or name_of(f) == "armv7a_irq_dispatch")
     if truth and truth.mret:
         # RISC-V: the HAL's code, outside the range, calls the handler and the tick: their
         # entries, and the handler's call of fast_work if a tail call, are calls from outside
@@ -255,6 +262,13 @@ def main():
              "gmon.tasks; the nested interrupt's under its handler")
         t.eq((shdr["repaired"], shdr["switches_lost"], shdr["truncated"]), (0, 0, 0),
              "stack mode: no frame repaired, every task had a shadow stack, nothing truncated")
+        # The scheduler runs at handler level (a PendSV; a trap or switch the port counts in
+        # the HAL's depth): a root of its own, on no task's shadow stack.
+        sched = {k: c for k, c in p.items() if "rtos_switch_context" in k.split(";")}
+        t.ok(sched and all(k.split(";")[0] == "rtos_switch_context" for k in sched),
+             "stack mode: the scheduler's calls (%d) under no task, a root of its own"
+             % sum(c for k, c in sched.items() if k == "rtos_switch_context"),
+             "\n".join("%s %d" % kv for kv in sorted(sched.items())[:20]))
 
     # ---- the build refuses the naked handlers hooked (the reference board's build) ----
     if h.BOARD != "mps2-an385":
