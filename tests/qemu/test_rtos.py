@@ -16,12 +16,16 @@ name); tests/qemu/rtos.c, its tasks, and a nested fast-timer interrupt. -O2, -pg
   - stack mode: the port's file excluded from the hooks (the FreeRTOS kit's way),
     the firmware runs through; every task's calls exact under its own context node, which
     gmon.tasks names; the nested interrupt's calls under its handler; nothing repaired;
+    the scheduler's calls a root of their own, under no task (it runs at handler level);
   - the build refuses the naked handlers hooked: the port compiled as the stack mode's
     build compiles it, without the exclusion, and tools/check-hooks (which the link runs
     in that mode) names PendSV_Handler and SVC_Handler (the reference board).
-ARMv7-M (mps2-an385), ARMv6-M (microbit), RISC-V (riscv32-virt: tests/qemu/rtos_port_riscv.c,
-an ecall yield in its own trap handler, the machine-timer tick shared through the HAL); the
-board is a parameter (BOARD, PROFILE_TB).
+ARMv7-M (mps2-an385), ARMv6-M (microbit), RISC-V (riscv32-virt, riscv64-virt:
+tests/qemu/rtos_port_riscv.c, an ecall yield in its own trap handler, the machine-timer tick
+shared through the HAL), Cortex-A9 (vexpress-a9, vexpress-a9-thumb:
+tests/qemu/rtos_port_armv7a.c, as FreeRTOS's GCC/ARM_CA9 port: the A9 private timer's tick,
+the switch made by the HAL's IRQ entry on its way out, an SVC yield); the board is a
+parameter (BOARD, PROFILE_TB).
 """
 import math
 import os
