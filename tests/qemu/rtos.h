@@ -1,6 +1,6 @@
 /*
  * The preemptive scheduler firmware's numbers and kernel API (tests/qemu/rtos_kernel.c, a
- * kernel in miniature with the FreeRTOS Cortex-M ports' mechanisms; tests/qemu/rtos.c, its
+ * kernel in miniature with the mechanisms of FreeRTOS's ports; tests/qemu/rtos.c, its
  * application), read by tests/qemu/test_rtos.py.
  */
 #ifndef RTOS_H
