@@ -17,6 +17,8 @@ name); tests/qemu/rtos.c, its tasks, and a nested fast-timer interrupt. -O2, -pg
     the firmware runs through; every task's calls exact under its own context node, which
     gmon.tasks names; the nested interrupt's calls under its handler; nothing repaired;
     the scheduler's calls a root of their own, under no task (it runs at handler level);
+  - both modes, on hard-float cores: the worker's and the receiver's values kept in VFP
+    registers across their time-sliced loops are never wrong (the switch saves VFP state);
   - the build refuses the naked handlers hooked: the port compiled as the stack mode's
     build compiles it, without the exclusion, and tools/check-hooks (which the link runs
     in that mode) names PendSV_Handler and SVC_Handler (the reference board).
@@ -149,7 +151,8 @@ def run(elf, out_dir, trace):
     cmds += ["cd " + out_dir, "gprof_fetch"]
     cmds += ["printf \"tcb %%d 0x%%x\\n\", %d, &tcbs[%d]" % (i, i) for i in range(N["TASKS_MAX"])]
     cmds += ["printf \"fast_calls %u received %u ticks %u\\n\", fast_calls, received, rtos_ticks",
-             "kill"]
+             "printf \"fp_checks %u fp_errors %u\\n\", fp_checks[0] + fp_checks[1], "
+             "fp_errors[0] + fp_errors[1]", "kill"]
     with h.Qemu(elf, os.path.join(out_dir, "qemu.log")) as q:
         rc, out = h.gdb(elf, q.port, cmds, timeout=600)
     with open(os.path.join(out_dir, "gdb.log"), "w") as f:
@@ -160,6 +163,17 @@ def run(elf, out_dir, trace):
     tcbs = {int(m.group(1)): int(m.group(2), 16) for m in re.finditer(r"^tcb (\d+) (0x\w+)$", out, re.M)}
     m = re.search(r"^fast_calls (\d+) received (\d+) ticks (\d+)$", out, re.M)
     return out, tcbs, truth, tuple(int(x) for x in m.groups()) if m else (None, None, None)
+
+
+def check_fp(t, out, what):
+    """On hard-float cores the worker's and the receiver's VFP registers, live across their
+    loops, survived every switch."""
+    m = re.search(r"^fp_checks (\d+) fp_errors (\d+)$", out, re.M)
+    checks, errors = (int(m.group(1)), int(m.group(2))) if m else (None, None)
+    desc = "%s: the tasks' VFP registers kept across every switch" % what
+    if not m and 'No symbol "fp_checks"' in out:
+        return t.skip(desc, "no FPU on this core (no check built)")
+    t.eq((checks, errors), (N["ITEMS"] + N["CRUNCHES"], 0), desc + " (checks, wrong)")
 
 
 def task_shares(hdr, tasks, tcbs, truth):
@@ -202,6 +216,7 @@ def main():
     out_dir = os.path.join(OUT, "plain")
     out, tcbs, truth, (fast, received, ticks) = run(elf, out_dir, True)
     t.ok(received == N["ITEMS"], "plain: the kernel ran its tasks to the end", out[-1500:])
+    check_fp(t, out, "plain")
     hdr, tasks = check_tasks_file(t, out_dir, "plain", out)
     if tasks and truth:
         total, samples, shares = task_shares(hdr, tasks, tcbs, truth)
@@ -246,6 +261,7 @@ def main():
     t.ok(received == N["ITEMS"],
          "stack mode: the port's switch (excluded from the hooks) survives",
          out[-1500:])
+    check_fp(t, out, "stack mode")
     hdr, tasks = check_tasks_file(t, out_dir, "stack mode", out)
     path = os.path.join(out_dir, "gmon.stacks")
     if tasks and t.ok(os.path.exists(path), "stack mode: gmon.stacks beside gmon.out"):
