@@ -331,14 +331,16 @@ TEST_DEPS += $(TB)/fw/threads-mode.elf
 # A preemptive kernel in miniature with FreeRTOS's ports' mechanisms (tests/qemu/
 # rtos_kernel.c: priorities, a tick, a queue; its ports: rtos_port_cortexm.c, an SVC start
 # and a naked PendSV switch; rtos_port_riscv.c, an ecall yield in its own trap handler and
-# the machine-timer tick), built at -O2 in both modes: each task's calls exact, each task's
-# share of the CPU against an instruction trace (gmon.tasks), the port's file without the
-# stack mode's hooks, and the link refusing a naked function hooked
+# the machine-timer tick; rtos_port_armv7a.c, the A9 private timer's tick switching on the
+# HAL's IRQ exit and an SVC yield), built at -O2 in both modes: each task's calls exact,
+# each task's share of the CPU against an instruction trace (gmon.tasks), the port's file
+# without the stack mode's hooks, and the link refusing a naked function hooked
 # (tests/qemu/test_rtos.py). ARMv7-M (the reference board), ARMv6-M (microbit: a tree of 80
-# nodes, shadow stacks of 12 frames) and RISC-V (riscv32-virt).
-RTOS_BOARDS := $(REFERENCE_BOARD) microbit riscv32-virt
+# nodes, shadow stacks of 12 frames), RISC-V (riscv32-virt, riscv64-virt) and Cortex-A9
+# (vexpress-a9, in ARM and Thumb-2 code).
+RTOS_BOARDS := $(REFERENCE_BOARD) microbit riscv32-virt riscv64-virt vexpress-a9 vexpress-a9-thumb
 RTOS_CFG    := CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_THREADS=6 $(if $(filter microbit,$(BOARD)),CYGNUM_PROFILE_STACKS_NODES=80 CYGNUM_PROFILE_STACKS_DEPTH=12)
-RTOS_PORT   := tests/qemu/rtos_port_$(if $(filter riscv,$(ARCH)),riscv,cortexm).c
+RTOS_PORT   := tests/qemu/rtos_port_$(if $(filter riscv armv7a,$(ARCH)),$(ARCH),cortexm).c
 $(eval $(call firmware,rtos,tests/qemu/rtos.c tests/qemu/rtos_kernel.c $(RTOS_PORT),tests/qemu/support.c))
 $(eval $(call stacks_variant,mode,rtos,$(RTOS_CFG)))
 # (the port's file without the stack mode's hooks, as the FreeRTOS kit builds FreeRTOS's)

@@ -20,6 +20,23 @@
 void rtos_stop_tick(void);
 
 volatile uint32_t sink, fast_calls, received;
+/* Hard-float cores: a value the worker and the receiver each keep in a VFP register across
+ * their loops, which time slicing preempts; a switch that lost a task's VFP state changes
+ * it (read by the test: how often it was checked, how often it was wrong; one counter a
+ * task, [0] the receiver's, [1] the worker's, so that no preemption loses a count). Other
+ * cores build exactly what they built without it (their share checks are held to a
+ * trace of this very firmware, layout included). */
+#if defined(__ARM_FP)
+volatile uint32_t fp_checks[2], fp_errors[2];
+volatile float fp_zero;
+#define FP_LIVE(var) float var = fp_zero
+#define FP_STEP(var, by) (var += (by))
+#define FP_CHECK(i, var, want) (fp_checks[i]++, fp_errors[i] += (var != (want)))
+#else
+#define FP_LIVE(var) (void)0
+#define FP_STEP(var, by) (void)0
+#define FP_CHECK(i, var, want) (void)0
+#endif
 
 KEEP uint32_t produce(uint32_t i)
 {
@@ -31,15 +48,23 @@ KEEP uint32_t produce(uint32_t i)
 
 KEEP void consume(uint32_t v)
 {
-    for (int k = 0; k < 90; k++)
+    FP_LIVE(g);
+    for (int k = 0; k < 90; k++) {
         sink ^= v >> (k & 7);
+        FP_STEP(g, 2.0f);
+    }
+    FP_CHECK(0, g, 180.0f);
     received++;
 }
 
 KEEP void crunch(void)
 {
-    for (int k = 0; k < 150; k++)
+    FP_LIVE(f);
+    for (int k = 0; k < 150; k++) {
         sink += (uint32_t)k * 7u;
+        FP_STEP(f, 1.0f);
+    }
+    FP_CHECK(1, f, 150.0f);
 }
 
 KEEP void fast_work(void)
@@ -104,6 +129,10 @@ KEEP void rtos_done(void)
 {
     printf("rtos: done, %u items, %u fast interrupts\n", (unsigned)received,
            (unsigned)fast_calls);
+#if defined(__ARM_FP)
+    printf("rtos: %u VFP checks, %u wrong\n", (unsigned)(fp_checks[0] + fp_checks[1]),
+           (unsigned)(fp_errors[0] + fp_errors[1]));
+#endif
     exit(0);
 }
 

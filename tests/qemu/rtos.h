@@ -1,6 +1,6 @@
 /*
  * The preemptive scheduler firmware's numbers and kernel API (tests/qemu/rtos_kernel.c, a
- * kernel in miniature with the FreeRTOS Cortex-M ports' mechanisms; tests/qemu/rtos.c, its
+ * kernel in miniature with the mechanisms of FreeRTOS's ports; tests/qemu/rtos.c, its
  * application), read by tests/qemu/test_rtos.py.
  */
 #ifndef RTOS_H
@@ -15,6 +15,8 @@
  * tick: a round interval against a periodic task) */
 #ifdef __riscv
 #define SAMPLE_US    25    /* (a trap saves every register: ~300 instructions) */
+#elif defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'A'
+#define SAMPLE_US    25    /* (vexpress-a9's shortest, 10 us, leaves the dither no room) */
 #else
 #define SAMPLE_US    10
 #endif

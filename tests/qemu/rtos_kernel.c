@@ -4,7 +4,8 @@
  * critical sections, a blocking queue; the switch itself is the port's
  * (rtos_port_cortexm.c: an SVC start and a naked PendSV, as FreeRTOS's GCC/ARM_CM3 and
  * ARM_CM0 ports; rtos_port_riscv.c: an ecall yield in the trap handler and the machine-timer
- * tick, as its GCC/RISC-V port). Built as the application is, with -pg (and in the
+ * tick, as its GCC/RISC-V port; rtos_port_armv7a.c: the switch on the IRQ exit and an SVC
+ * yield, as its GCC/ARM_CA9 port). Built as the application is, with -pg (and in the
  * stack-profiling mode -finstrument-functions: the ports' naked handlers are excluded by
  * name, as the FreeRTOS kit's flags do for FreeRTOS's port files).
  *

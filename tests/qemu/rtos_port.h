@@ -1,7 +1,8 @@
 /*
  * The preemptive scheduler firmware's kernel (tests/qemu/rtos_kernel.c) and its ports
  * (rtos_port_cortexm.c: FreeRTOS's GCC/ARM_CM3 and ARM_CM0 ports' mechanisms;
- * rtos_port_riscv.c: its GCC/RISC-V port's) share this.
+ * rtos_port_riscv.c: its GCC/RISC-V port's; rtos_port_armv7a.c: its GCC/ARM_CA9 port's)
+ * share this.
  */
 #ifndef RTOS_PORT_H
 #define RTOS_PORT_H
@@ -39,12 +40,14 @@ uint32_t *rtos_port_stack_init(uint32_t *top, rtos_task_fn fn, void (*exit_fn)(v
 /* The kernel's interrupts masked (1) or not (0). */
 void rtos_port_mask(int masked);
 /* A switch asked for (a task woken, blocked, or done): made as soon as no critical section
- * masks it (PendSV; on RISC-V the ecall at the critical section's end). */
+ * masks it (PendSV; on RISC-V the ecall at the critical section's end); on Cortex-A9 at
+ * once (SVC), the critical nesting saved with the task. */
 void rtos_port_yield(void);
 /* The tick started, the first task (rtos_current) entered: never returns. */
 void rtos_port_start(void) __attribute__((noreturn));
 void rtos_port_stop_tick(void);
-/* The critical sections' depth (the kernel's, for the RISC-V port's deferred ecall). */
+/* The critical sections' depth (the kernel's, for the RISC-V port's deferred ecall; the
+ * Cortex-A9 port saves and restores it with each task). */
 extern uint32_t rtos_critical_nesting;
 
 #endif

@@ -9,7 +9,8 @@
  * runs counted as a handler (hal_riscv_irq_depth), and the HAL's dispatch lets nothing nest
  * (the trap handler takes its ISR stack from the top every time). Critical sections turn
  * interrupts off (mstatus.MIE), the profile timer's too; a yield asked for in one is the
- * ecall at its end. RV32. This file is built without the stack mode's hooks (tests/tests.mk).
+ * ecall at its end. RV32 and RV64 (a frame of register-sized slots). This file is built
+ * without the stack mode's hooks (tests/tests.mk).
  */
 #include <cyg/hal/board.h>
 #include <cyg/hal/riscv.h>
@@ -19,11 +20,16 @@
 #include <stdlib.h>
 #include "rtos_port.h"
 
-#if __riscv_xlen != 32
-#error "the scheduler firmware's RISC-V port is RV32 (its trap frame is of 32-bit words)"
-#endif
-
 #define FRAME_WORDS   32        /* mepc, mstatus, ra, t0-t2, s0-s1, a0-a7, s2-s11, t3-t6 */
+#if __riscv_xlen == 64
+#define SLOT "8"                /* a frame slot: a register */
+#define REG_S "sd "
+#define REG_L "ld "
+#else
+#define SLOT "4"
+#define REG_S "sw "
+#define REG_L "lw "
+#endif
 #define MSTATUS_MIE   0x8u
 #define MSTATUS_START 0x1880u   /* MPP machine, MPIE: a task starts with interrupts on */
 #define ECALL_M       11u
@@ -35,7 +41,7 @@ uintptr_t hal_riscv_trap(uintptr_t mcause, uintptr_t mepc);   /* the HAL's dispa
 /* The port's state, owned here: the ISR stack (the trap handler's), a switch the tick
  * asked for (set in the timer's trap, made at its end), a yield asked for in a critical
  * section (made at its end). */
-uint32_t rtos_isr_stack[ISR_STACK_WORDS] __attribute__((aligned(16)));
+uintptr_t rtos_isr_stack[ISR_STACK_WORDS] __attribute__((aligned(16)));
 static volatile int switch_pending, yield_pending;
 
 /* The markers: rtos_mark_N for the task of index N (a ret each, no hooks). */
@@ -50,8 +56,8 @@ __asm__(".text\n"
  * its stack pointer into its TCB, rtos_trap_c(mcause, frame) on the ISR stack, then the
  * (maybe other) running task's registers back, and mret. rtos_start_first enters the
  * first task the same way. */
-#define SAVE(r, n) "sw " #r ", " #n "*4(sp)\n"
-#define LOAD(r, n) "lw " #r ", " #n "*4(sp)\n"
+#define SAVE(r, n) REG_S #r ", " #n "*" SLOT "(sp)\n"
+#define LOAD(r, n) REG_L #r ", " #n "*" SLOT "(sp)\n"
 #define REGS(X) X(ra, 2) X(t0, 3) X(t1, 4) X(t2, 5) X(s0, 6) X(s1, 7) X(a0, 8) X(a1, 9)      \
     X(a2, 10) X(a3, 11) X(a4, 12) X(a5, 13) X(a6, 14) X(a7, 15) X(s2, 16) X(s3, 17)           \
     X(s4, 18) X(s5, 19) X(s6, 20) X(s7, 21) X(s8, 22) X(s9, 23) X(s10, 24) X(s11, 25)         \
@@ -60,30 +66,30 @@ __asm__(".section .text.rtos_trap, \"ax\", @progbits\n"
         ".balign 4\n"
         ".global rtos_trap\n"
         "rtos_trap:\n"
-        "addi sp, sp, -4*32\n"
+        "addi sp, sp, -" SLOT "*32\n"
         REGS(SAVE)
         "csrr t0, mepc\n"
-        "sw t0, 0(sp)\n"
+        REG_S "t0, 0(sp)\n"
         "csrr t0, mstatus\n"
-        "sw t0, 4(sp)\n"
+        REG_S "t0, " SLOT "(sp)\n"
         "la t0, rtos_current\n"
-        "lw t0, 0(t0)\n"
-        "sw sp, 0(t0)\n"
+        REG_L "t0, 0(t0)\n"
+        REG_S "sp, 0(t0)\n"
         "mv a1, sp\n"
-        "la sp, rtos_isr_stack + 4*512\n"
+        "la sp, rtos_isr_stack + " SLOT "*512\n"
         "csrr a0, mcause\n"
         "call rtos_trap_c\n"
         ".global rtos_start_first\n"
         "rtos_start_first:\n"
         "la t0, rtos_current\n"
-        "lw t0, 0(t0)\n"
-        "lw sp, 0(t0)\n"
-        "lw t0, 0(sp)\n"
+        REG_L "t0, 0(t0)\n"
+        REG_L "sp, 0(t0)\n"
+        REG_L "t0, 0(sp)\n"
         "csrw mepc, t0\n"
-        "lw t0, 4(sp)\n"
+        REG_L "t0, " SLOT "(sp)\n"
         "csrw mstatus, t0\n"
         REGS(LOAD)
-        "addi sp, sp, 4*32\n"
+        "addi sp, sp, " SLOT "*32\n"
         ".global rtos_trap_mret\n"
         "rtos_trap_mret:\n"
         "mret\n"
@@ -99,9 +105,9 @@ static void switch_context(void)
 }
 
 /* Every trap, on the ISR stack, interrupts off: frame is the task's saved registers. */
-void rtos_trap_c(uintptr_t mcause, uint32_t *frame)
+void rtos_trap_c(uintptr_t mcause, uintptr_t *frame)
 {
-    if (mcause >> 31) {
+    if (mcause >> (__riscv_xlen - 1)) {
         if ((mcause & 0xFFu) == RISCV_IRQ_M_TIMER)
             hal_mtimer_isr(frame[0]);       /* the sample (at the task's pc), the tick */
         else
@@ -149,13 +155,13 @@ void rtos_port_yield(void)
 
 uint32_t *rtos_port_stack_init(uint32_t *top, rtos_task_fn fn, void (*exit_fn)(void))
 {
-    uint32_t *sp = top - FRAME_WORDS;
+    uintptr_t *sp = (uintptr_t *)(void *)top - FRAME_WORDS;
     for (int i = 0; i < FRAME_WORDS; i++)
         sp[i] = 0;
-    sp[0] = (uint32_t)(uintptr_t)fn;        /* mepc */
+    sp[0] = (uintptr_t)fn;                  /* mepc */
     sp[1] = MSTATUS_START;
-    sp[2] = (uint32_t)(uintptr_t)exit_fn;   /* ra */
-    return sp;
+    sp[2] = (uintptr_t)exit_fn;             /* ra */
+    return (uint32_t *)(void *)sp;
 }
 
 void rtos_port_start(void)

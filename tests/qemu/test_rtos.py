@@ -16,12 +16,18 @@ name); tests/qemu/rtos.c, its tasks, and a nested fast-timer interrupt. -O2, -pg
   - stack mode: the port's file excluded from the hooks (the FreeRTOS kit's way),
     the firmware runs through; every task's calls exact under its own context node, which
     gmon.tasks names; the nested interrupt's calls under its handler; nothing repaired;
+    the scheduler's calls a root of their own, under no task (it runs at handler level);
+  - both modes, on hard-float cores: the worker's and the receiver's values kept in VFP
+    registers across their time-sliced loops are never wrong (the switch saves VFP state);
   - the build refuses the naked handlers hooked: the port compiled as the stack mode's
     build compiles it, without the exclusion, and tools/check-hooks (which the link runs
     in that mode) names PendSV_Handler and SVC_Handler (the reference board).
-ARMv7-M (mps2-an385), ARMv6-M (microbit), RISC-V (riscv32-virt: tests/qemu/rtos_port_riscv.c,
-an ecall yield in its own trap handler, the machine-timer tick shared through the HAL); the
-board is a parameter (BOARD, PROFILE_TB).
+ARMv7-M (mps2-an385), ARMv6-M (microbit), RISC-V (riscv32-virt, riscv64-virt:
+tests/qemu/rtos_port_riscv.c, an ecall yield in its own trap handler, the machine-timer tick
+shared through the HAL), Cortex-A9 (vexpress-a9, vexpress-a9-thumb:
+tests/qemu/rtos_port_armv7a.c, as FreeRTOS's GCC/ARM_CA9 port: the A9 private timer's tick,
+the switch made by the HAL's IRQ entry on its way out, an SVC yield); the board is a
+parameter (BOARD, PROFILE_TB).
 """
 import math
 import os
@@ -80,7 +86,9 @@ class Truth(threading.Thread):
     task whose marker ran last. On Cortex-M the profile timer's interrupt is left out (no
     sample can see it). With the RISC-V port's trap handler (rtos_trap .. rtos_trap_mret),
     whose every trap runs with interrupts off, a sample due in a trap is taken at the first
-    instruction after it: its instructions are the task's it returns to."""
+    instruction after it: its instructions are the task's it returns to. The Cortex-A9
+    port's switch (SVC_Handler .. rtos_switch_return: a yield's SVC, or the IRQ entry's way
+    out) runs with IRQs masked too, and is counted the same way."""
 
     def __init__(self, fifo, elf):
         super().__init__(daemon=True)
@@ -92,11 +100,15 @@ class Truth(threading.Thread):
         self.sample_path = [(a, e) for (a, n), e in zip(syms, ends)
                             if n == isr or n.split(".")[0] in h.SAMPLE_PATH]
         self.marks = {a: int(n[len("rtos_mark_"):]) for a, n in syms if n.startswith("rtos_mark_")}
-        self.counts, self.isr = {}, 0
+        self.counts, self.isr, self.span = {}, 0, None
         entry = [a for a, n in syms if n == "rtos_trap"]
         self.mret = [a for a, n in syms if n == "rtos_trap_mret"]
         if entry and self.mret:     # (the RISC-V port's trap handler)
-            self.isr_entry, self.trap_entry, self.mret = None, entry[0], self.mret[0]
+            self.isr_entry, self.mret = None, self.mret[0]
+            self.span = (entry[0], self.mret)
+        rfe = [a for a, n in syms if n == "rtos_switch_return"]
+        if rfe:                     # (the Cortex-A9 port's switch)
+            self.span = ([a for a, n in syms if n == "SVC_Handler"][0], rfe[0])
 
     def in_sample_path(self, pc):
         return any(lo <= pc < hi for lo, hi in self.sample_path)
@@ -109,12 +121,12 @@ class Truth(threading.Thread):
                 continue
             if pc in self.marks:
                 task = self.marks[pc]
-            if self.mret and pc == self.trap_entry:
+            if self.span and pc == self.span[0]:
                 trap = 0
             if trap is not None:
                 trap += 1
                 self.isr += 1
-                if pc == self.mret:
+                if pc == self.span[1]:
                     counts[task] = counts.get(task, 0) + trap
                     trap = None
                 continue
@@ -139,7 +151,8 @@ def run(elf, out_dir, trace):
     cmds += ["cd " + out_dir, "gprof_fetch"]
     cmds += ["printf \"tcb %%d 0x%%x\\n\", %d, &tcbs[%d]" % (i, i) for i in range(N["TASKS_MAX"])]
     cmds += ["printf \"fast_calls %u received %u ticks %u\\n\", fast_calls, received, rtos_ticks",
-             "kill"]
+             "printf \"fp_checks %u fp_errors %u\\n\", fp_checks[0] + fp_checks[1], "
+             "fp_errors[0] + fp_errors[1]", "kill"]
     with h.Qemu(elf, os.path.join(out_dir, "qemu.log")) as q:
         rc, out = h.gdb(elf, q.port, cmds, timeout=600)
     with open(os.path.join(out_dir, "gdb.log"), "w") as f:
@@ -150,6 +163,17 @@ def run(elf, out_dir, trace):
     tcbs = {int(m.group(1)): int(m.group(2), 16) for m in re.finditer(r"^tcb (\d+) (0x\w+)$", out, re.M)}
     m = re.search(r"^fast_calls (\d+) received (\d+) ticks (\d+)$", out, re.M)
     return out, tcbs, truth, tuple(int(x) for x in m.groups()) if m else (None, None, None)
+
+
+def check_fp(t, out, what):
+    """On hard-float cores the worker's and the receiver's VFP registers, live across their
+    loops, survived every switch."""
+    m = re.search(r"^fp_checks (\d+) fp_errors (\d+)$", out, re.M)
+    checks, errors = (int(m.group(1)), int(m.group(2))) if m else (None, None)
+    desc = "%s: the tasks' VFP registers kept across every switch" % what
+    if not m and 'No symbol "fp_checks"' in out:
+        return t.skip(desc, "no FPU on this core (no check built)")
+    t.eq((checks, errors), (N["ITEMS"] + N["CRUNCHES"], 0), desc + " (checks, wrong)")
 
 
 def task_shares(hdr, tasks, tcbs, truth):
@@ -192,6 +216,7 @@ def main():
     out_dir = os.path.join(OUT, "plain")
     out, tcbs, truth, (fast, received, ticks) = run(elf, out_dir, True)
     t.ok(received == N["ITEMS"], "plain: the kernel ran its tasks to the end", out[-1500:])
+    check_fp(t, out, "plain")
     hdr, tasks = check_tasks_file(t, out_dir, "plain", out)
     if tasks and truth:
         total, samples, shares = task_shares(hdr, tasks, tcbs, truth)
@@ -210,11 +235,12 @@ def main():
     t.eq({k: arcs.get(k) for k in CALLS}, CALLS, "plain: GNU gprof's calls exact, each task's")
     # The handler's call of fast_work: an arc from the handler, or, where GCC makes it a tail
     # call (ARMv7-M at -O2), from the interrupt entry (mcount's caller is the exception's
-    # return value), which gmon.out records as such; the handlers' own entries too.
+    # return value), which gmon.out records as such; the handlers' own entries too (on the
+    # Cortex-A9, arcs from the HAL's dispatch, armv7a_irq_dispatch).
     name_of = namer(elf)
     hdr, _, raw = h.gmon_records(os.path.join(out_dir, "gmon.out"))
     into = sum(c for f, s, c in raw if name_of(s) == "fast_work")
-    entries = sum(c for f, s, c in raw if f >= 0xFFFFFF00)
+    entries = sum(c for f, s, c in raw if f >= 0xFFFFFF00 or name_of(f) == "armv7a_irq_dispatch")
     if truth and truth.mret:
         # RISC-V: the HAL's code, outside the range, calls the handler and the tick: their
         # entries, and the handler's call of fast_work if a tail call, are calls from outside
@@ -235,6 +261,7 @@ def main():
     t.ok(received == N["ITEMS"],
          "stack mode: the port's switch (excluded from the hooks) survives",
          out[-1500:])
+    check_fp(t, out, "stack mode")
     hdr, tasks = check_tasks_file(t, out_dir, "stack mode", out)
     path = os.path.join(out_dir, "gmon.stacks")
     if tasks and t.ok(os.path.exists(path), "stack mode: gmon.stacks beside gmon.out"):
@@ -255,6 +282,13 @@ def main():
              "gmon.tasks; the nested interrupt's under its handler")
         t.eq((shdr["repaired"], shdr["switches_lost"], shdr["truncated"]), (0, 0, 0),
              "stack mode: no frame repaired, every task had a shadow stack, nothing truncated")
+        # The scheduler runs at handler level (a PendSV; a trap or switch the port counts in
+        # the HAL's depth): a root of its own, on no task's shadow stack.
+        sched = {k: c for k, c in p.items() if "rtos_switch_context" in k.split(";")}
+        t.ok(sched and all(k.split(";")[0] == "rtos_switch_context" for k in sched),
+             "stack mode: the scheduler's calls (%d) under no task, a root of its own"
+             % sum(c for k, c in sched.items() if k == "rtos_switch_context"),
+             "\n".join("%s %d" % kv for kv in sorted(sched.items())[:20]))
 
     # ---- the build refuses the naked handlers hooked (the reference board's build) ----
     if h.BOARD != "mps2-an385":

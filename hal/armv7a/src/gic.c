@@ -8,6 +8,8 @@
  * byte), that is 2^BOARD_GIC_PRIO_BITS levels, 0 the most urgent. Level 0 is the profile
  * timer's alone; board priority p (0 .. BOARD_IRQ_PRIO_MAX) is level p + 1. So the profile
  * timer samples inside every firmware handler, whatever priority firmware gives it. The
+ * least urgent level is never signalled: the priority mask, at its least urgent, reads back
+ * as that level, and the GIC signals only what is more urgent than the mask. The
  * binary point is at its minimum, so that every implemented bit is group priority: an
  * interrupt preempts the handler of any less urgent one.
  *
@@ -19,8 +21,8 @@
 #include <cyg/hal/board.h>
 
 _Static_assert(BOARD_GIC_PRIO_BITS >= 2 && BOARD_GIC_PRIO_BITS <= 8, "the GIC has 4 to 256 levels");
-_Static_assert(BOARD_IRQ_PRIO_MAX == (1u << BOARD_GIC_PRIO_BITS) - 2,
-               "board priorities are the GIC levels below the profile timer's");
+_Static_assert(BOARD_IRQ_PRIO_MAX == (1u << BOARD_GIC_PRIO_BITS) - 3,
+               "board priorities are the GIC levels between the profile timer's and the mask's");
 
 #define GICD(off) ARMV7A_REG(BOARD_GICD_BASE + (off))
 #define GICC(off) ARMV7A_REG(BOARD_GICC_BASE + (off))
@@ -55,8 +57,8 @@ void armv7a_gic_enable(int irq, unsigned level)
 {
     if (!irq_valid(irq))
         return;
-    if (level > (1u << BOARD_GIC_PRIO_BITS) - 1u)
-        level = (1u << BOARD_GIC_PRIO_BITS) - 1u;
+    if (level > (1u << BOARD_GIC_PRIO_BITS) - 2u)  /* (the last is the mask's: never signalled) */
+        level = (1u << BOARD_GIC_PRIO_BITS) - 2u;
     /* The priority registers are byte-accessible on the GIC. */
     ((volatile uint8_t *)(BOARD_GICD_BASE + GICD_IPRIORITYR))[irq] = (uint8_t)(level << GIC_LEVEL_SHIFT);
     GICD(GICD_ISENABLER + 4u * ((unsigned)irq / 32u)) = 1u << ((unsigned)irq % 32u);

@@ -40,6 +40,10 @@ void armv7a_default_irq_handler(void);
 /* The handlers the IRQ entry is inside (vectors.S counts them, IRQs masked): the
  * stack-profiling mode's level (<cyg/hal/profile_arch.h>). */
 volatile unsigned hal_armv7a_irq_depth;
+/* An RTOS's switch on the IRQ exit path (<cyg/hal/armv7a.h>): the RTOS's to set; the IRQ
+ * entry clears the request word when it takes it. */
+volatile uint32_t *volatile hal_armv7a_switch_request;
+void (*volatile hal_armv7a_switch)(void);
 
 void __attribute__((weak)) _init(void) {}
 void __attribute__((weak)) _fini(void) {}

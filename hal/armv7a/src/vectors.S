@@ -84,6 +84,13 @@ __vectors:
  * Around the handler, hal_armv7a_irq_depth counts the handlers the entry is inside (the
  * stack-profiling mode's level: <cyg/hal/profile_arch.h>).
  *
+ * An RTOS's context switch on the way out (<cyg/hal/armv7a.h>): once the outermost handler
+ * has returned (depth 0, after its EOI), if hal_armv7a_switch_request points at a nonzero
+ * word, the word is cleared and, instead of the return, hal_armv7a_switch is entered with
+ * the interrupted code's every register, in IRQ mode with IRQs masked, lr_irq its return
+ * address and SPSR_irq its CPSR, as an SVC handler is entered (ldm without ^ keeps the
+ * mode). The profile timer's interrupt never switches: its path returns at once.
+ *
  * IRQ stack frame (from sp_irq up): [IAR, SPSR_irq,] r0, r1, r2, r3, r12, interrupted pc.
  * armv7a_default_irq_handler (startup.c) reads the interrupted pc from it.
  */
@@ -150,8 +157,26 @@ armv7a_irq_entry:
         dsb
         ldr     r1, =BOARD_GICC_BASE
         str     r0, [r1, #GICC_EOIR]
+        ldr     r3, =hal_armv7a_irq_depth   /* the outermost handler: an RTOS's switch? */
+        ldr     r3, [r3]
+        cmp     r3, #0
+        bne     .Lirq_return
+        ldr     r3, =hal_armv7a_switch_request
+        ldr     r3, [r3]
+        cmp     r3, #0
+        ldrne   r2, [r3]
+        cmpne   r2, #0
+        bne     .Lirq_switch
 .Lirq_return:
         ldm     sp!, {r0-r3, r12, pc}^  /* return: pc, and cpsr from SPSR_irq */
+.Lirq_switch:
+        mov     r2, #0                  /* the request taken */
+        str     r2, [r3]
+        ldr     r3, =hal_armv7a_switch
+        ldr     r3, [r3]
+        ldr     lr, [sp, #20]           /* lr_irq: where the switch returns to */
+        str     r3, [sp, #20]
+        ldm     sp!, {r0-r3, r12, pc}   /* the switch, every register the task's */
         .size   armv7a_irq_entry, . - armv7a_irq_entry
         .ltorg
 

@@ -87,13 +87,14 @@
     X(IRQ92_Handler) X(IRQ93_Handler) X(IRQ94_Handler) X(IRQ95_Handler)                      
 
 /*
- * Priorities are 0 (most urgent) .. 30: the GIC of the Cortex-A9 implements 5 priority
+ * Priorities are 0 (most urgent) .. 29: the GIC of the Cortex-A9 implements 5 priority
  * bits, 32 levels; the most urgent is the profile timer's alone (hal/armv7a/src/gic.c), so
- * that it samples inside every firmware handler, also one at priority 0. An interrupt
- * preempts the handler of any less urgent one.
+ * that it samples inside every firmware handler, also one at priority 0; the least urgent
+ * is the priority mask's, which never signals. An interrupt preempts the handler of any
+ * less urgent one.
  */
 #define BOARD_GIC_PRIO_BITS 5
-#define BOARD_IRQ_PRIO_MAX 30 /* least urgent */
+#define BOARD_IRQ_PRIO_MAX 29 /* least urgent */
 
 /* The profile timer: the most urgent, one GIC level above priority 0 (see above). */
 #define BOARD_PROFILE_TIMER_PRIO 0
@@ -110,7 +111,7 @@
 
 /*
  * The fast timer: SP804 TIMER23's first counter (ID 35) interrupting every interval_us
- * (1 .. INT_MAX: 1 MHz, exact) at the given priority (0..30). Define
+ * (1 .. INT_MAX: 1 MHz, exact) at the given priority (0..29). Define
  * void BOARD_FAST_TIMER_HANDLER(void) and call board_fast_timer_ack() in it.
  * board_fast_timer_start() returns the interval used, or -EINVAL for interval_us <= 0.
  */

@@ -18,8 +18,10 @@
  *   BOARD_GIC_PRIO_BITS                priority bits the GIC implements (5 on Cortex-A9)
  *   BOARD_IRQ_COUNT                    interrupt IDs 0 .. BOARD_IRQ_COUNT-1 (a multiple of 32)
  *   BOARD_IRQ_VECTORS(X)               the handler name of every ID, in ID order
- *   BOARD_IRQ_PRIO_MAX                 (1 << BOARD_GIC_PRIO_BITS) - 2: board priority p is GIC
- *                                      level p + 1, level 0 being the profile timer's
+ *   BOARD_IRQ_PRIO_MAX                 (1 << BOARD_GIC_PRIO_BITS) - 3: board priority p is GIC
+ *                                      level p + 1, level 0 being the profile timer's (the
+ *                                      least urgent level is the priority mask's: never
+ *                                      signalled)
  *   BOARD_PROFILE_TIMER_IRQ            the profile timer's interrupt ID
  *   BOARD_PROFILE_TIMER_SAMPLE         the board's C function void f(uintptr_t pc) that
  *                                      acknowledges the timer, gives it its next period
@@ -77,7 +79,22 @@ static inline void armv7a_barrier(void)
  * not pending, least urgent, routed to this CPU, signalled as IRQ. Called by the startup
  * before board_init(). */
 void armv7a_gic_init(void);
-/* Enable irq at GIC priority level (0 = most urgent .. 2^BOARD_GIC_PRIO_BITS - 1): the raw form
+/*
+ * A context switch on the IRQ exit path, for an RTOS whose tick and interrupt handlers ask
+ * for a switch that is made once no handler is in progress (FreeRTOS's ARM_CA9 port:
+ * ulPortYieldRequired, then FreeRTOS_SWI_Handler's save, vTaskSwitchContext, restore).
+ * When the outermost handler has returned and hal_armv7a_switch_request points at a
+ * nonzero word, the IRQ entry clears that word and enters hal_armv7a_switch instead of
+ * returning: in IRQ mode, IRQs masked, every register the interrupted code's, lr_irq the
+ * address to return to and SPSR_irq the interrupted CPSR, as an SVC handler is entered
+ * (SRSDB saves both onto the task's stack, RFE returns). Set hal_armv7a_switch first, then
+ * hal_armv7a_switch_request; NULL (the default): no switch. The profile timer's interrupt,
+ * whose sample the IRQ entry takes itself, never switches.
+ */
+extern volatile uint32_t *volatile hal_armv7a_switch_request;
+extern void (*volatile hal_armv7a_switch)(void);
+
+/* Enable irq at GIC priority level (0 = most urgent .. 2^BOARD_GIC_PRIO_BITS - 2): the raw form
  * of board_irq_enable() (which never gives level 0: that is the profile timer's). */
 void armv7a_gic_enable(int irq, unsigned level);
 #endif
