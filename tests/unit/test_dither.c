@@ -5,9 +5,9 @@
  *   - the mean period exactly the nominal one (the periods add up to n periods plus the
  *     last offset);
  *   - every offset as likely as every other: each tenth of the slot within 1.5 points of
- *     its 10%, also with min at half the period (the most a HAL's shortest interval
- *     leaves) and with min asked equal to the period (kept to half of it), where a period
- *     lengthened to min piled the offsets up at the end of the slot;
+ *     its 10%, also with min at half the period and with min asked equal to the period
+ *     (kept to seven eighths of it), where a period lengthened to min piled the offsets up
+ *     at the end of the slot or left them where they were;
  *   - the edges: periods of 1 and 2 ticks, a period past 2^16 ticks (the scale's shift),
  *     min 0.
  */
@@ -29,7 +29,7 @@ static void walk(uint32_t period, uint32_t min_asked)
 {
     struct profile_dither d;
     profile_dither_start(&d, period, min_asked);
-    uint32_t min = min_asked > period / 2 ? period / 2 : min_asked;
+    uint32_t min = min_asked > period - period / 8 ? period - period / 8 : min_asked;
     if (min == 0)
         min = 1;
     uint64_t sum = 0;

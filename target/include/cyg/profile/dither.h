@@ -17,9 +17,10 @@
  * whatever min is, so nothing is lengthened and nothing piles up at the end of a slot (a
  * shorter period lengthened to min would: at min half the period, a phase in the first
  * tenth of the slot got 0.6 of its share, and at min equal to the period every sample
- * came at the same point of its slot, a plain periodic timer). min is kept to at most half
- * the period, which leaves the walk room: a HAL's shortest interval needs the interrupt to
- * fit in half of it.
+ * came at the same point of its slot, a plain periodic timer). min is kept to at most
+ * seven eighths of the period, which leaves the walk room (it crosses the slot in eight
+ * samples or so): a HAL's shortest interval needs its interrupt, catching up included, to
+ * fit in seven eighths of it.
  *
  * The offsets come from a linear congruential sequence with a fixed seed, so that runs
  * under QEMU -icount repeat exactly. CYGSEM_PROFILE_TIMER_DITHER off (the CDL option):
@@ -47,11 +48,12 @@ struct profile_dither {
 };
 
 /* Starts the sequence for a nominal period of period ticks (1 to 2^31 - 1), no period
- * shorter than min ticks (kept to 1 .. period / 2, or 1: the walk's room). */
+ * shorter than min ticks (kept to period - period / 8 at most, the walk's room, and 1 at
+ * least). */
 static inline void profile_dither_start(struct profile_dither *d, uint32_t period, uint32_t min)
 {
-    if (min > period / 2)
-        min = period / 2;
+    if (min > period - period / 8)
+        min = period - period / 8;
     if (min == 0)
         min = 1;
     uint32_t span = period > min ? period - min : 0, shift = 0;
