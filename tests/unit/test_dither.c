@@ -9,7 +9,9 @@
  *     (kept to seven eighths of it), where a period lengthened to min piled the offsets up
  *     at the end of the slot or left them where they were;
  *   - the edges: periods of 1 and 2 ticks, a period past 2^16 ticks (the scale's shift),
- *     min 0.
+ *     min 0;
+ *   - a deadline found late steps over whole periods to the first slot still to come, by
+ *     additions or by the division, alike.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -84,6 +86,29 @@ static void test_edges(void **state)
     walk(100000, 2500);
 }
 
+static void test_catch_up_reaches_the_next_slot(void **state)
+{
+    (void)state;
+    static const uint32_t periods[] = { 1, 2, 7, 250, 1000, 0x40000000u, 0x7FFFFFFFu };
+    for (size_t i = 0; i < sizeof periods / sizeof periods[0]; i++) {
+        struct profile_dither d;
+        uint32_t p = periods[i];
+        profile_dither_start(&d, p, p / 10);
+        uint64_t q = p;
+        const uint64_t lates[] = { 0, 1, q - 1, q, q + 1, 2 * q, 3 * q + 1, 4 * q - 1, 4 * q,
+                                   4 * q + 1, 1000 * q, 0xFFFFFFFFu };
+        for (size_t j = 0; j < sizeof lates / sizeof lates[0]; j++) {
+            uint64_t late = lates[j];
+            if (late > 0xFFFFFFFFu)
+                continue;
+            uint64_t want = (late / p + 1) * p;
+            if (want > 0xFFFFFFFFu)
+                continue;
+            assert_int_equal(profile_dither_catch_up(&d, (uint32_t)late), want);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -91,6 +116,7 @@ int main(void)
         cmocka_unit_test(test_offsets_uniform_with_min_half_the_period),
         cmocka_unit_test(test_min_equal_to_the_period_still_dithers),
         cmocka_unit_test(test_edges),
+        cmocka_unit_test(test_catch_up_reaches_the_next_slot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
