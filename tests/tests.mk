@@ -323,6 +323,18 @@ endif
 .PHONY: bench-stacks-board
 bench-stacks-board: $(TB)/fw/stacks.elf $(TB)/fw/stacks-mode.elf
 	@tests/bench/bench-stacks
+# make bench: a Dhrystone-like workload (tests/bench/ledger.h) without -pg, with -pg, and in
+# the stack mode (its firmware built in that configuration): the whole slowdown of each
+$(eval $(call firmware,ledger,tests/bench/ledger_pg.c,tests/bench/ledger.c tests/bench/ledger_plain.c))
+$(eval $(call stacks_variant,mode,ledger,$(STACKS_CFG)))
+BENCHES    += tests/bench/bench-ledger
+BENCH_DEPS += $(TB)/fw/ledger.elf $(TB)/fw/ledger-mode.elf
+ifneq ($(filter $(BOARD),$(STACKS_BOARDS)),)
+bench-board: bench-ledger-board
+endif
+.PHONY: bench-ledger-board
+bench-ledger-board: $(TB)/fw/ledger.elf $(TB)/fw/ledger-mode.elf
+	@tests/bench/bench-ledger
 # Two threads switched by PendSV (ARMv7-M), each on a shadow stack of its own: the
 # reference board.
 $(eval $(call stacks_variant,mode,threads,CYGPKG_PROFILE_STACKS=1 CYGNUM_PROFILE_STACKS_THREADS=3))

@@ -367,6 +367,13 @@ struct profile_stack_frame {
     uintptr_t fn, site;         /* what its exit hook will name */
     uintptr_t sp;               /* the stack pointer its enter hook saw */
 };
+/* The fast path's hint slots (profile_stacks.hints), and a node's index in one. */
+#define PROFILE_STACK_HINTS (1u << (31 - __builtin_clz(CYGNUM_PROFILE_STACKS_NODES)))
+#if CYGNUM_PROFILE_STACKS_NODES <= 256
+typedef uint8_t profile_stack_hint;
+#else
+typedef uint16_t profile_stack_hint;
+#endif
 /* A shadow stack: the handlers' (stacks[0]) or a thread's. depth counts frames past
  * CYGNUM_PROFILE_STACKS_DEPTH too, which are not kept. */
 struct profile_shadow_stack {
@@ -379,6 +386,7 @@ struct profile_stacks {
     uint32_t nodes_used;
     uint32_t roots;             /* the handlers' roots (contexts are apart) */
     uint32_t thread;            /* the running thread's stack: stacks[thread] */
+    struct profile_shadow_stack *running;   /* &stacks[thread], for the hooks */
     uint32_t threads_used;      /* stacks[1 .. threads_used) are threads' */
     uint32_t samples_truncated, calls_unrecorded, frames_repaired, calls_unhooked;
     uint32_t switches_lost;     /* profile_task_switch found no room for a thread */
@@ -386,6 +394,11 @@ struct profile_stacks {
      * and the frame the last exit hook ended, with that hook's return address. */
     uint32_t  sample_node, exited_node, exited_parent;
     uintptr_t sample_pc, exited_ret;
+    /* The enter hook's fast path (stacks.c): the node found or made last for a hash of its
+     * parent and call site, checked against the node before use; as many slots as NODES
+     * rounded down to a power of two (RAM: a small part's tree is the part's heap), each
+     * a byte where a byte holds every node's index. */
+    profile_stack_hint hints[PROFILE_STACK_HINTS];
     struct profile_shadow_stack stacks[CYGNUM_PROFILE_STACKS_THREADS + 1];
     struct profile_stack_node nodes[CYGNUM_PROFILE_STACKS_NODES];
 };

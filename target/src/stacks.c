@@ -44,6 +44,10 @@
  *     kept), counted in calls_unrecorded; samples there in samples_truncated;
  *   - a shadow stack full: the frame is counted (calls_unhooked) and its exit matched by
  *     depth; its samples stay with the deepest frame kept.
+ * The common case, a call from the innermost frame into a path the tree has, and its
+ * return, takes a fast path: the child is found by a hint (a slot per hash of parent and
+ * call site, naming the node found or made last there, checked against it), not by a
+ * search of the parent's children; everything else goes the general way.
  * The frames follow the calls whether profiling is on or off; counts change only while it
  * runs, and a reset (profile_clear) zeroes them but keeps the tree, whose nodes live
  * frames point at.
@@ -77,6 +81,7 @@ struct profile_stacks profile_stacks = {
     .sample_node = NO_NODE,
     .exited_node = NO_NODE,
     .thread = 1,
+    .running = &profile_stacks.stacks[1],
     .threads_used = 2,
     .nodes = { [0] = { .parent = NO_NODE, .first_child = NO_NODE, .next_sibling = NO_NODE } },
     .stacks = { [1] = { .context = 0 } },
@@ -84,7 +89,7 @@ struct profile_stacks profile_stacks = {
 
 static inline struct profile_shadow_stack *shadow(struct profile_stacks *t, uint32_t level)
 {
-    return &t->stacks[level ? 0 : t->thread];
+    return level ? &t->stacks[0] : t->running;
 }
 
 /* The innermost frame kept of stack k (frames past DEPTH are not), or NULL if none. */
@@ -100,8 +105,23 @@ static inline uint32_t top_node(const struct profile_shadow_stack *k)
     return f ? f->node : NO_NODE;
 }
 
-/* The child of parent for (fn, site), made if new (NO_NODE: the tree is full). A found
- * child moves to the front of its parent's list: a loop's callee is found at once. */
+/* The hint slot of a child of parent called from site: a Fibonacci hash of the call site
+ * with the parent in its high half (where a small firmware's call sites differ least),
+ * its top bits the slot. The multiplier is hidden from the optimizer, which would spell a
+ * multiply by a constant in some twenty shifts and adds on v6-M, whose MULS is one
+ * instruction. */
+#define HINT_SHIFT (32u - (uint32_t)__builtin_ctz(PROFILE_STACK_HINTS))
+static inline profile_stack_hint *hint_slot(struct profile_stacks *t, uint32_t parent,
+                                             uintptr_t site)
+{
+    uint32_t golden = 0x9E3779B1u;
+    __asm__("" : "+r"(golden));
+    return &t->hints[(((uint32_t)site ^ (parent << 16)) * golden) >> HINT_SHIFT];
+}
+
+/* The child of parent for (fn, site), made if new (NO_NODE: the tree is full), and left
+ * in its hint slot for the fast path. A found child moves to the front of its parent's
+ * list: a loop's callee is found at once. */
 static uint32_t child_node(struct profile_stacks *t, uint32_t parent, uintptr_t fn,
                            uintptr_t site)
 {
@@ -115,6 +135,7 @@ static uint32_t child_node(struct profile_stacks *t, uint32_t parent, uintptr_t 
                 n->next_sibling = *link;
                 *link = i;
             }
+            *hint_slot(t, parent, site) = (profile_stack_hint)i;
             return i;
         }
     }
@@ -125,6 +146,7 @@ static uint32_t child_node(struct profile_stacks *t, uint32_t parent, uintptr_t 
                                                .next_sibling = *link, .self = fn,
                                                .from = site };
     *link = i;
+    *hint_slot(t, parent, site) = (profile_stack_hint)i;
     return i;
 }
 
@@ -157,7 +179,7 @@ static inline uint32_t charged_node(const struct profile_stacks *t)
 {
     const struct profile_shadow_stack *k = &t->stacks[0];
     if (!k->depth)
-        k = &t->stacks[t->thread];
+        k = t->running;
     uint32_t node = top_node(k);
     return node == NO_NODE ? k->context_node : node;
 }
@@ -174,7 +196,34 @@ static inline void entry_window(struct profile_stacks *t, uint32_t before, uint3
     }
 }
 
-static inline void stack_enter(uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t ret)
+/* The enter hook's common case, which stack_enter would handle the same way: a call from
+ * the innermost frame of this level (below its stack pointer: nothing left, nothing
+ * inlined) into a child its hint slot names, profiling running, no sample since the last
+ * hook (no entry window), a frame free. 0: not that case, nothing changed. */
+static inline int enter_fast(struct profile_stacks *t, uintptr_t fn, uintptr_t site,
+                             uintptr_t sp)
+{
+    uint32_t level = HAL_PROFILE_STACK_LEVEL();
+    struct profile_shadow_stack *k = shadow(t, level);
+    uint32_t d = k->depth;
+    if (d - 1u >= DEPTH - 1u || t->sample_node != NO_NODE || !profile_state.armed_span)
+        return 0;
+    struct profile_stack_frame *top = &k->frames[d - 1];
+    if (top->level != level || top->sp <= sp)
+        return 0;
+    uint32_t node = *hint_slot(t, top->node, site);
+    struct profile_stack_node *n = &t->nodes[node];
+    if (n->parent != top->node || n->self != fn || n->from != site)
+        return 0;
+    n->calls++;
+    t->exited_node = NO_NODE;
+    k->frames[d] = (struct profile_stack_frame){ node, 0, (uint16_t)level, fn, site, sp };
+    k->depth = d + 1;
+    return 1;
+}
+
+static __attribute__((noinline)) void stack_enter(uintptr_t fn, uintptr_t site, uintptr_t sp,
+                                                  uintptr_t ret)
 {
     struct profile_state *s = &profile_state;
     struct profile_stacks *t = &profile_stacks;
@@ -215,13 +264,40 @@ static inline void stack_enter(uintptr_t fn, uintptr_t site, uintptr_t sp, uintp
     k->depth++;
 }
 
+/* The exit hook's common case, which stack_exit would handle the same way: the exit of the
+ * innermost frame of this level, with a frame kept below it on its stack (what a sample in
+ * its epilogue window is then charged to: no handler's frames above, for a thread's exit).
+ * 0: not that case, nothing changed. */
+static inline int exit_fast(struct profile_stacks *t, uintptr_t fn, uintptr_t site,
+                            uintptr_t ret)
+{
+    uint32_t level = HAL_PROFILE_STACK_LEVEL();
+    struct profile_shadow_stack *k = shadow(t, level);
+    uint32_t d = k->depth;
+    if (d - 2u >= DEPTH - 1u || (!level && t->stacks[0].depth))
+        return 0;
+    const struct profile_stack_frame *f = &k->frames[d - 1];
+    if (f->fn != fn || f->site != site || f->level != level)
+        return 0;
+    k->depth = d - 1;
+    t->sample_node = NO_NODE;
+    if (!(f->flags & FRAME_INLINED) && ret != site) {
+        t->exited_node = f->node;
+        t->exited_parent = f[-1].node;
+        t->exited_ret = ret;
+    } else {
+        t->exited_node = NO_NODE;
+    }
+    return 1;
+}
+
 /* The exit of (fn, site): its frame is the innermost of this level that names them (the
  * stack pointer cannot tell: GCC may call the exit hook after the epilogue, as a tail
  * call); frames above it were left without their exit (longjmp). None: an exit whose
  * entry was not kept (past DEPTH), matched by depth. The frame ended is the epilogue
  * window's (ret: the exit hook's return address), unless it was inlined (its epilogue is
  * its caller's code) or the hook was a tail call (ret is the call site: no epilogue). */
-static inline void stack_exit(uintptr_t fn, uintptr_t site, uintptr_t ret)
+static __attribute__((noinline)) void stack_exit(uintptr_t fn, uintptr_t site, uintptr_t ret)
 {
     struct profile_stacks *t = &profile_stacks;
     uint32_t level = HAL_PROFILE_STACK_LEVEL();
@@ -251,24 +327,28 @@ static inline void stack_exit(uintptr_t fn, uintptr_t site, uintptr_t ret)
 }
 
 /* The hooks GCC's -finstrument-functions calls (the package is never built with it), each
- * a masked section of its own, with stack_enter/stack_exit inlined (one call per hook).
+ * a masked section of its own: the common case inline (enter_fast, exit_fast: one call per
+ * hook), the rest in stack_enter/stack_exit.
  * The stack pointer an entry sees (a local of this one function) is the instrumented
  * function's less the same amount every time. */
 void __cyg_profile_func_enter(void *fn, void *call_site)
 {
     volatile char here;
     uintptr_t sp = (uintptr_t)&here;
-    uintptr_t ret = HAL_PROFILE_PC(__builtin_return_address(0));
+    uintptr_t f = HAL_PROFILE_PC(fn), site = HAL_PROFILE_PC(call_site);
     hal_profile_irq_state irq = profile_lock();
-    stack_enter(HAL_PROFILE_PC(fn), HAL_PROFILE_PC(call_site), sp, ret);
+    if (!enter_fast(&profile_stacks, f, site, sp))
+        stack_enter(f, site, sp, HAL_PROFILE_PC(__builtin_return_address(0)));
     profile_unlock(irq);
 }
 
 void __cyg_profile_func_exit(void *fn, void *call_site)
 {
     uintptr_t ret = HAL_PROFILE_PC(__builtin_return_address(0));
+    uintptr_t f = HAL_PROFILE_PC(fn), site = HAL_PROFILE_PC(call_site);
     hal_profile_irq_state irq = profile_lock();
-    stack_exit(HAL_PROFILE_PC(fn), HAL_PROFILE_PC(call_site), ret);
+    if (!exit_fast(&profile_stacks, f, site, ret))
+        stack_exit(f, site, ret);
     profile_unlock(irq);
 }
 
@@ -297,6 +377,7 @@ int profile_stack_select(uintptr_t id)
         }
     }
     t->thread = i;
+    t->running = &t->stacks[i];
     t->sample_node = t->exited_node = NO_NODE;
     return rc;
 }
@@ -306,7 +387,7 @@ void profile_stack_sample(uintptr_t pc)
     struct profile_stacks *t = &profile_stacks;
     struct profile_shadow_stack *k = &t->stacks[0];
     if (!k->depth)
-        k = &t->stacks[t->thread];
+        k = t->running;
     uint32_t node = charged_node(t);
     if (t->exited_node != NO_NODE && node == t->exited_parent && pc - t->exited_ret < EPILOGUE_BYTES)
         node = t->exited_node;      /* in the epilogue of the frame that just ended */
@@ -450,6 +531,7 @@ void profile_stack_compact(void)
     profile_stack_forget();
     t->sample_node = t->exited_node = NO_NODE;     /* (indices change) */
     memset(map, 0, sizeof frozen->compact_map);
+    memset(t->hints, 0, sizeof t->hints);   /* (indices change; node 0 is no child) */
     map[0] = 1;
     for (uint32_t k = 0; k < t->threads_used; k++) {
         struct profile_shadow_stack *st = &t->stacks[k];
