@@ -159,6 +159,71 @@ static void test_longjmp_frames_repaired(void **state)
     assert_int_equal(calls_of(0, ab, 2), 2);
 }
 
+/* What gdb's gprof_reset does while the target is halted: the gates closed. */
+static void gdb_reset(void)
+{
+    profile_state.reset_pending = 1;
+    profile_state.armed_span = 0;
+    profile_state.armed_homes = 0;
+    profile_state.armed_arcs = (struct profile_arc *)profile_arcs_none;
+}
+
+static int reset_first;             /* inner_b: gdb asks for a reset before b's entry */
+
+static void inner_b(void)
+{
+    const int b[] = { 2 };
+    if (reset_first)
+        gdb_reset();
+    leaf_action = NULL;
+    call_path(b, 1);                /* a child of a's live frame: the hooks' fast path */
+    leaf_action = inner_b;
+}
+
+/* A reset gdb asks for is performed by the next hook, also one whose call the fast path
+ * would count: a;b once after it, not on top of the calls before. */
+static void test_gdb_reset_applied_by_next_hook(void **state)
+{
+    (void)state;
+    const int a[] = { 1 }, ab[] = { 1, 2 };
+    leaf_action = inner_b;
+    reset_first = 0;
+    call_path(a, 1);
+    call_path(a, 1);
+    assert_int_equal(calls_of(0, ab, 2), 2);
+    reset_first = 1;
+    call_path(a, 1);
+    leaf_action = NULL;
+    assert_int_equal(profile_state.reset_pending, 0);
+    assert_int_equal(calls_of(0, ab, 2), 1);
+    assert_int_equal(calls_of(0, a, 1), 0);     /* (its call came before the reset) */
+}
+
+static void jump_from_inside(void)
+{
+    const int abc[] = { 1, 2, 3 };
+    if (setjmp(jump_out) == 0) {
+        leaf_action = jump;
+        call_path(abc, 3);          /* leaves 3 frames above ours without their exit */
+    }
+    leaf_action = NULL;
+}
+
+/* An exit whose frame lies under frames a longjmp left: they are repaired, its own frame
+ * goes, not the innermost one in its place. */
+static void test_exit_under_left_frames(void **state)
+{
+    (void)state;
+    const int xy[] = { 9, 8 };
+    for (int i = 0; i < 2; i++) {   /* the second time over the fast path's nodes */
+        leaf_action = jump_from_inside;
+        call_path(xy, 2);
+        assert_int_equal(profile_stacks.frames_repaired, 3 * (i + 1));
+        assert_int_equal(profile_stacks.stacks[1].depth, 0);
+    }
+    assert_int_equal(calls_of(0, xy, 2), 2);
+}
+
 static void handler(void)
 {
     const int hi[] = { 5, 6 };
@@ -364,6 +429,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_samples_to_innermost, setup, teardown),
         cmocka_unit_test_setup_teardown(test_counts_only_while_on, setup, teardown),
         cmocka_unit_test_setup_teardown(test_longjmp_frames_repaired, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gdb_reset_applied_by_next_hook, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_exit_under_left_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_handler_is_a_root, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deeper_than_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reset_keeps_the_tree, setup, teardown),
