@@ -25,6 +25,7 @@
 #include <gelf.h>
 #include <elfutils/libdw.h>
 #include "addrtrie.h"
+#include "dwfuncs.h"
 #include "error.h"
 #include "linetab.h"
 #include "srcinfo.h"
@@ -34,13 +35,10 @@ struct range {
 	size_t cu;
 };
 
-/* A unit's functions (subprograms, inlined subroutines), as BFD's lookup table.  Their
- * names are read when first asked for (-l only). */
-struct func {
-	uint64_t lo, hi;
-	size_t seq;             /* DIE order: BFD prefers the later of two equal ranges */
-	Dwarf_Off die;          /* its DIE, for the name */
-};
+/* A unit's functions (subprograms, inlined subroutines), as BFD's lookup table, from
+ * dwfuncs.c (seq: DIE order, BFD prefers the later of two equal ranges).  Their names
+ * are read when first asked for (-l only). */
+#define func dwfunc
 
 /* From LO up to the next segment's LO, the innermost function is v[f] (NONE: none). */
 struct fseg {
@@ -62,6 +60,7 @@ struct srcinfo {
 	Dwarf *dw;
 	struct functab *funcs;  /* per unit, built when BFD would scan it */
 	Dwarf_Die *cus;
+	Dwarf_Off *cuoff;       /* per unit: its header's offset in .debug_info */
 	size_t ncus;
 	struct range *curanges; /* every unit's own ranges, in unit order */
 	size_t ncuranges;
@@ -73,6 +72,7 @@ struct srcinfo {
 	unsigned char *mark;    /* per unit: asked already (BFD's unit->mark) */
 	/* the line tables (linetab.c) */
 	struct linesecs secs;
+	struct dwreader funcs_reader;
 	struct linetab **lines; /* per unit, once looked into (NULL: BFD's unit error) */
 	char ***paths;          /* per unit, its file entries' paths, once asked */
 	size_t *npaths;
@@ -109,9 +109,10 @@ static const unsigned char *section_data(Elf_Scn *scn, const GElf_Shdr *sh, size
 	return d->d_buf;
 }
 
-/* Where .debug_line and the string sections its tables refer to are, for linetab_read
- * (NULL: not there, or not readable). */
-static void find_line_sections(struct srcinfo *si)
+/* Where the sections read here are: .debug_line and the string sections its tables refer
+ * to, for linetab_read; .debug_info, .debug_abbrev and the range and address sections,
+ * for dwfuncs.c (NULL: not there, or not readable). */
+static void find_sections(struct srcinfo *si)
 {
 	Elf *e = dwarf_getelf(si->dw);
 	size_t shstrndx;
@@ -119,19 +120,33 @@ static void find_line_sections(struct srcinfo *si)
 	if (!e || !gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstrndx) != 0)
 		return;
 	struct linesecs *ls = &si->secs;
-	ls->big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	struct dwsecs ds = {.big = eh.e_ident[EI_DATA] == ELFDATA2MSB};
+	ls->big = ds.big;
+	const struct {
+		const char *name;
+		const unsigned char **data;
+		size_t *size;
+	} want[] = {
+		{".debug_line", &ls->line, &ls->line_size},
+		{".debug_line_str", &ls->line_str, &ls->line_str_size},
+		{".debug_str", &ls->str, &ls->str_size},
+		{".debug_info", &ds.info, &ds.info_size},
+		{".debug_abbrev", &ds.abbrev, &ds.abbrev_size},
+		{".debug_ranges", &ds.ranges, &ds.ranges_size},
+		{".debug_rnglists", &ds.rnglists, &ds.rnglists_size},
+		{".debug_addr", &ds.addr, &ds.addr_size},
+	};
 	for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
 		GElf_Shdr sh;
 		const char *name;
-		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)))
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)) ||
+		    strncmp(name, ".debug_", 7))
 			continue;
-		if (!strcmp(name, ".debug_line") && !ls->line)
-			ls->line = section_data(scn, &sh, &ls->line_size);
-		else if (!strcmp(name, ".debug_line_str") && !ls->line_str)
-			ls->line_str = section_data(scn, &sh, &ls->line_str_size);
-		else if (!strcmp(name, ".debug_str") && !ls->str)
-			ls->str = section_data(scn, &sh, &ls->str_size);
+		for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+			if (!*want[i].data && !strcmp(name, want[i].name))
+				*want[i].data = section_data(scn, &sh, want[i].size);
 	}
+	dwreader_init(&si->funcs_reader, &ds);
 }
 
 struct srcinfo *srcinfo_open(int fd)
@@ -150,10 +165,12 @@ struct srcinfo *srcinfo_open(int fd)
 			if (si->ncus + 1 >= cap) {
 				cap = cap ? 2 * cap : 64;
 				si->cus = xrealloc(si->cus, cap * sizeof *si->cus);
+				si->cuoff = xrealloc(si->cuoff, cap * sizeof *si->cuoff);
 				si->cufirst = xrealloc(si->cufirst, (cap + 1) * sizeof *si->cufirst);
 			}
 			size_t cu = si->ncus++;
 			si->cus[cu] = die;
+			si->cuoff[cu] = off;
 			si->cufirst[cu] = si->ncuranges;
 			Dwarf_Addr base, lo, hi;
 			ptrdiff_t r = 0;
@@ -179,34 +196,8 @@ struct srcinfo *srcinfo_open(int fd)
 	si->npaths = xcalloc(si->ncus + 1, sizeof *si->npaths);
 	si->last_cu = SIZE_MAX;
 	si->last_fn = NONE;
-	find_line_sections(si);
+	find_sections(si);
 	return si;
-}
-
-static void collect_funcs(struct functab *t, size_t *cap, Dwarf_Die *die, int depth, size_t *seq)
-{
-	Dwarf_Die child;
-	if (depth > 64 || dwarf_child(die, &child) != 0)
-		return;
-	do {
-		int tag = dwarf_tag(&child);
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-		    tag == DW_TAG_entry_point) {
-			size_t my = (*seq)++;
-			Dwarf_Addr base, lo, hi;
-			ptrdiff_t r = 0;
-			while ((r = dwarf_ranges(&child, r, &base, &lo, &hi)) > 0) {
-				if (hi <= lo)
-					continue;
-				if (t->n == *cap) {
-					*cap = *cap ? 2 * *cap : 64;
-					t->v = xrealloc(t->v, *cap * sizeof *t->v);
-				}
-				t->v[t->n++] = (struct func){lo, hi, my, dwarf_dieoffset(&child)};
-			}
-		}
-		collect_funcs(t, cap, &child, depth + 1, seq);
-	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
 /* Function N's name: by its linkage name if it has one (*LINKAGE set), else its own. */
@@ -352,8 +343,7 @@ static int look_into(struct srcinfo *si, size_t cu)
 	size_t nspans = linetab_spans(si->lines[cu], &spans);
 	for (size_t i = 0; i < nspans; i++)
 		learn(si, spans[i][0], spans[i][1], cu);
-	size_t cap = 0, seq = 0;
-	collect_funcs(t, &cap, &si->cus[cu], 0, &seq);
+	dwreader_funcs(&si->funcs_reader, si->cuoff[cu], &t->v, &t->n);
 	for (size_t i = 0; i < t->n; i++)
 		learn(si, t->v[i].lo, t->v[i].hi, cu);
 	if (t->n > 1)
@@ -528,6 +518,8 @@ void srcinfo_close(struct srcinfo *si)
 	}
 	free(si->funcs);
 	free(si->cus);
+	free(si->cuoff);
+	dwreader_release(&si->funcs_reader);
 	free(si->cufirst);
 	free(si->curanges);
 	addrtrie_free(&si->trie);
