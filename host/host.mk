@@ -9,7 +9,7 @@
 HOST_CC     ?= gcc
 HOST_CFLAGS ?= -O2 -g
 HOST_WARN   := -std=gnu11 -Wall -Wextra
-HOST_LIBS   := -lelf -ldw -lm -ldl
+HOST_LIBS   := -lelf -lm -ldl
 HOST_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 HB          := $(BUILD)/host
 

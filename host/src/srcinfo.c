@@ -1,5 +1,5 @@
-/* Source file and line of an address, from DWARF (units and functions through libdw,
- * line tables and their file entries as BFD decodes them: linetab.c), found the way BFD finds
+/* Source file and line of an address, from DWARF (units and functions: dwinfo.c; line
+ * tables and their file entries as BFD decodes them: linetab.c), found the way BFD finds
  * them for gprof.  BFD reads compilation units lazily, in .debug_info order, until one
  * holds the address; it remembers the ranges of the units it has read, and of the
  * functions and line sequences of the units it has looked into, in a trie whose leaves
@@ -21,11 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dwarf.h>
 #include <gelf.h>
-#include <elfutils/libdw.h>
 #include "addrtrie.h"
-#include "dwfuncs.h"
+#include "dwinfo.h"
 #include "error.h"
 #include "linetab.h"
 #include "srcinfo.h"
@@ -36,7 +34,7 @@ struct range {
 };
 
 /* A unit's functions (subprograms, inlined subroutines), as BFD's lookup table, from
- * dwfuncs.c (seq: DIE order, BFD prefers the later of two equal ranges).  Their names
+ * dwinfo.c (seq: DIE order, BFD prefers the later of two equal ranges).  Their names
  * are read when first asked for (-l only). */
 #define func dwfunc
 
@@ -53,26 +51,27 @@ struct functab {
 	size_t nseg;
 	const char **name;      /* per function, once asked (NULL: not yet) */
 	unsigned char *linkage; /* per function: the name is a linkage name */
+	unsigned char *named;   /* per function: its name was asked for */
 	int built;
 };
 
 struct srcinfo {
-	Dwarf *dw;
+	Elf *elf;
+	struct dwreader dw;     /* the debugging entries (dwinfo.c) */
 	struct functab *funcs;  /* per unit, built when BFD would scan it */
-	Dwarf_Die *cus;
-	Dwarf_Off *cuoff;       /* per unit: its header's offset in .debug_info */
+	struct dwunit *cus;
 	size_t ncus;
 	struct range *curanges; /* every unit's own ranges, in unit order */
 	size_t ncuranges;
 	size_t *cufirst;        /* per unit: its first entry in curanges (ncus + 1) */
 	size_t nread;           /* units read so far */
 	struct addrtrie trie;   /* the ranges learnt so far, as BFD keeps them */
-	size_t *without;        /* read units without ranges, latest first */
+	size_t *without;        /* read units without ranges, in the order read (BFD asks the
+				 * latest first) */
 	size_t nwithout;
 	unsigned char *mark;    /* per unit: asked already (BFD's unit->mark) */
 	/* the line tables (linetab.c) */
 	struct linesecs secs;
-	struct dwreader funcs_reader;
 	struct linetab **lines; /* per unit, once looked into (NULL: BFD's unit error) */
 	char ***paths;          /* per unit, its file entries' paths, once asked */
 	size_t *npaths;
@@ -98,27 +97,33 @@ static void until_min(struct srcinfo *si, uint64_t next)
 		si->until = next;
 }
 
-/* The contents of section SCN (NULL if it has none, or only compressed). */
-static const unsigned char *section_data(Elf_Scn *scn, const GElf_Shdr *sh, size_t *size)
+/* The contents of section SCN, decompressed (SHF_COMPRESSED) as BFD reads it; NULL if it
+ * has none.  (GNU's older .zdebug_ sections are not read: gprof 2.40 finds no source
+ * files in them.) */
+static const unsigned char *section_data(Elf_Scn *scn, size_t *size)
 {
+	GElf_Shdr sh;
 	Elf_Data *d;
-	if (sh->sh_type == SHT_NOBITS || (sh->sh_flags & SHF_COMPRESSED) ||
-	    !(d = elf_getdata(scn, NULL)) || !d->d_buf)
-		return NULL;          /* (libdw has decompressed what it reads) */
+	if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+		return NULL;
+	if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+		return NULL;
+	if (!(d = elf_getdata(scn, NULL)) || !d->d_buf)
+		return NULL;
 	*size = d->d_size;
 	return d->d_buf;
 }
 
 /* Where the sections read here are: .debug_line and the string sections its tables refer
- * to, for linetab_read; .debug_info, .debug_abbrev and the range and address sections,
- * for dwfuncs.c (NULL: not there, or not readable). */
-static void find_sections(struct srcinfo *si)
+ * to, for linetab_read; the debugging entries' sections, for dwinfo.c (NULL: not there,
+ * or not readable).  0, or -1 if there is no .debug_info. */
+static int find_sections(struct srcinfo *si)
 {
-	Elf *e = dwarf_getelf(si->dw);
+	Elf *e = si->elf;
 	size_t shstrndx;
 	GElf_Ehdr eh;
-	if (!e || !gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstrndx) != 0)
-		return;
+	if (!gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstrndx) != 0)
+		return -1;
 	struct linesecs *ls = &si->secs;
 	struct dwsecs ds = {.big = eh.e_ident[EI_DATA] == ELFDATA2MSB};
 	ls->big = ds.big;
@@ -127,14 +132,15 @@ static void find_sections(struct srcinfo *si)
 		const unsigned char **data;
 		size_t *size;
 	} want[] = {
-		{".debug_line", &ls->line, &ls->line_size},
-		{".debug_line_str", &ls->line_str, &ls->line_str_size},
-		{".debug_str", &ls->str, &ls->str_size},
-		{".debug_info", &ds.info, &ds.info_size},
-		{".debug_abbrev", &ds.abbrev, &ds.abbrev_size},
-		{".debug_ranges", &ds.ranges, &ds.ranges_size},
-		{".debug_rnglists", &ds.rnglists, &ds.rnglists_size},
-		{".debug_addr", &ds.addr, &ds.addr_size},
+		{"line", &ls->line, &ls->line_size},
+		{"line_str", &ls->line_str, &ls->line_str_size},
+		{"str", &ls->str, &ls->str_size},
+		{"info", &ds.info, &ds.info_size},
+		{"abbrev", &ds.abbrev, &ds.abbrev_size},
+		{"ranges", &ds.ranges, &ds.ranges_size},
+		{"rnglists", &ds.rnglists, &ds.rnglists_size},
+		{"addr", &ds.addr, &ds.addr_size},
+		{"str_offsets", &ds.str_offsets, &ds.str_offsets_size},
 	};
 	for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
 		GElf_Shdr sh;
@@ -143,51 +149,77 @@ static void find_sections(struct srcinfo *si)
 		    strncmp(name, ".debug_", 7))
 			continue;
 		for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
-			if (!*want[i].data && !strcmp(name, want[i].name))
-				*want[i].data = section_data(scn, &sh, want[i].size);
+			if (!*want[i].data && !strcmp(name + 7, want[i].name))
+				*want[i].data = section_data(scn, want[i].size);
 	}
-	dwreader_init(&si->funcs_reader, &ds);
+	ds.str = ls->str;
+	ds.str_size = ls->str_size;
+	ds.line_str = ls->line_str;
+	ds.line_str_size = ls->line_str_size;
+	dwreader_init(&si->dw, &ds);
+	return ds.info ? 0 : -1;
+}
+
+/* Unit CU's own ranges. */
+static void add_curanges(struct srcinfo *si, size_t cu, const struct dwfunc *v, size_t n,
+			 size_t *cap)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].hi <= v[i].lo)
+			continue;
+		if (si->ncuranges == *cap) {
+			*cap = *cap ? 2 * *cap : 256;
+			si->curanges = xrealloc(si->curanges, *cap * sizeof *si->curanges);
+		}
+		si->curanges[si->ncuranges++] = (struct range){v[i].lo, v[i].hi, cu};
+	}
+}
+
+/* Every unit of .debug_info, in order (a unit whose own entry cannot be read is left
+ * out), with its own ranges. */
+static void read_units(struct srcinfo *si)
+{
+	size_t cap = 0, rcap = 0;
+	uint64_t off = 0;
+	struct dwunit u;
+	struct dwfunc *v;
+	size_t n;
+	int r;
+	while ((r = dwreader_unit(&si->dw, off, &u, &v, &n)) >= 0) {
+		if (r == 0) {
+			if (si->ncus + 1 >= cap) {
+				cap = cap ? 2 * cap : 64;
+				si->cus = xrealloc(si->cus, cap * sizeof *si->cus);
+				si->cufirst = xrealloc(si->cufirst, (cap + 1) * sizeof *si->cufirst);
+			}
+			size_t cu = si->ncus++;
+			si->cus[cu] = u;
+			si->cufirst[cu] = si->ncuranges;
+			add_curanges(si, cu, v, n, &rcap);
+			free(v);
+		}
+		off = u.end;
+	}
+	si->cufirst = xrealloc(si->cufirst, (si->ncus + 1) * sizeof *si->cufirst);
+	si->cufirst[si->ncus] = si->ncuranges;
 }
 
 struct srcinfo *srcinfo_open(int fd)
 {
-	Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
-	if (!dw)
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return NULL;
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e)
 		return NULL;
 	struct srcinfo *si = xcalloc(1, sizeof *si);
-	si->dw = dw;
-	size_t cap = 0, rcap = 0;
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die die;
-		if (dwarf_offdie(dw, off + hsize, &die)) {
-			if (si->ncus + 1 >= cap) {
-				cap = cap ? 2 * cap : 64;
-				si->cus = xrealloc(si->cus, cap * sizeof *si->cus);
-				si->cuoff = xrealloc(si->cuoff, cap * sizeof *si->cuoff);
-				si->cufirst = xrealloc(si->cufirst, (cap + 1) * sizeof *si->cufirst);
-			}
-			size_t cu = si->ncus++;
-			si->cus[cu] = die;
-			si->cuoff[cu] = off;
-			si->cufirst[cu] = si->ncuranges;
-			Dwarf_Addr base, lo, hi;
-			ptrdiff_t r = 0;
-			while ((r = dwarf_ranges(&die, r, &base, &lo, &hi)) > 0) {
-				if (hi <= lo)
-					continue;
-				if (si->ncuranges == rcap) {
-					rcap = rcap ? 2 * rcap : 256;
-					si->curanges = xrealloc(si->curanges, rcap * sizeof *si->curanges);
-				}
-				si->curanges[si->ncuranges++] = (struct range){lo, hi, cu};
-			}
-		}
-		off = next;
+	si->elf = e;
+	if (elf_kind(e) != ELF_K_ELF || find_sections(si)) {
+		dwreader_release(&si->dw);
+		elf_end(e);
+		free(si);
+		return NULL;
 	}
-	si->cufirst = xrealloc(si->cufirst, (si->ncus + 1) * sizeof *si->cufirst);
-	si->cufirst[si->ncus] = si->ncuranges;
+	read_units(si);
 	si->funcs = xcalloc(si->ncus + 1, sizeof *si->funcs);
 	si->without = xmalloc((si->ncus + 1) * sizeof *si->without);
 	si->mark = xcalloc(si->ncus + 1, sizeof *si->mark);
@@ -196,7 +228,6 @@ struct srcinfo *srcinfo_open(int fd)
 	si->npaths = xcalloc(si->ncus + 1, sizeof *si->npaths);
 	si->last_cu = SIZE_MAX;
 	si->last_fn = NONE;
-	find_sections(si);
 	return si;
 }
 
@@ -206,15 +237,13 @@ static const char *func_name(struct srcinfo *si, struct functab *t, size_t n, in
 	if (!t->name) {
 		t->name = xcalloc(t->n, sizeof *t->name);
 		t->linkage = xcalloc(t->n, sizeof *t->linkage);
+		t->named = xcalloc(t->n, sizeof *t->named);
 	}
-	Dwarf_Die die;
-	Dwarf_Attribute at;
-	if (!t->name[n] && dwarf_offdie(si->dw, t->v[n].die, &die)) {
-		const char *name = dwarf_formstring(dwarf_attr_integrate(&die, DW_AT_linkage_name, &at));
-		if (!name)
-			name = dwarf_formstring(dwarf_attr_integrate(&die, DW_AT_MIPS_linkage_name, &at));
-		t->linkage[n] = name != NULL;
-		t->name[n] = name ? name : dwarf_diename(&die);
+	if (!t->named[n]) {
+		int l;
+		t->name[n] = dwreader_name(&si->dw, t->v[n].die, &l);
+		t->linkage[n] = (unsigned char)l;
+		t->named[n] = 1;
 	}
 	*linkage = t->linkage[n];
 	return t->name[n];
@@ -329,21 +358,16 @@ static int look_into(struct srcinfo *si, size_t cu)
 		return si->lines[cu] != NULL;
 	t->built = 1;
 	si->learnt++;
-	Dwarf_Attribute at;
-	Dwarf_Word off;
-	Dwarf_Die cudie;
-	uint8_t addr_size = 0;
-	if (!dwarf_attr(&si->cus[cu], DW_AT_stmt_list, &at) || dwarf_formudata(&at, &off) != 0 ||
-	    !dwarf_diecu(&si->cus[cu], &cudie, &addr_size, NULL))
+	if (!si->cus[cu].has_stmt_list)
 		return 0;
-	si->lines[cu] = linetab_read(&si->secs, off, addr_size);
+	si->lines[cu] = linetab_read(&si->secs, si->cus[cu].stmt_list, si->cus[cu].addr_size);
 	if (!si->lines[cu])
 		return 0;
 	const uint64_t (*spans)[2];
 	size_t nspans = linetab_spans(si->lines[cu], &spans);
 	for (size_t i = 0; i < nspans; i++)
 		learn(si, spans[i][0], spans[i][1], cu);
-	dwreader_funcs(&si->funcs_reader, si->cuoff[cu], &t->v, &t->n);
+	dwreader_funcs(&si->dw, si->cus[cu].off, &t->v, &t->n);
 	for (size_t i = 0; i < t->n; i++)
 		learn(si, t->v[i].lo, t->v[i].hi, cu);
 	if (t->n > 1)
@@ -388,8 +412,7 @@ static const char *file_name(struct srcinfo *si, size_t cu, unsigned file)
 		si->npaths[cu] = want;
 	}
 	if (!si->paths[cu][file]) {
-		Dwarf_Attribute at;
-		const char *comp = dwarf_formstring(dwarf_attr(&si->cus[cu], DW_AT_comp_dir, &at));
+		const char *comp = si->cus[cu].comp_dir;
 		si->paths[cu][file] = join_path(comp && *comp ? comp : NULL, dir, name);
 	}
 	return si->paths[cu][file];
@@ -458,7 +481,7 @@ static int lookup(struct srcinfo *si, uint64_t addr, const char **file, int *lin
 		if ((r = answer(si, cu, addr, file, line)) != 0)
 			return r > 0;
 	}
-	for (size_t i = 0; i < si->nwithout; i++)
+	for (size_t i = si->nwithout; i-- > 0;)
 		if ((r = answer(si, si->without[i], addr, file, line)) != 0)
 			return r > 0;
 	/* read on */
@@ -467,11 +490,8 @@ static int lookup(struct srcinfo *si, uint64_t addr, const char **file, int *lin
 		for (size_t i = si->cufirst[cu]; i < si->cufirst[cu + 1]; i++)
 			learn(si, si->curanges[i].lo, si->curanges[i].hi, cu);
 		int none = si->cufirst[cu] == si->cufirst[cu + 1];
-		if (none) {
-			memmove(si->without + 1, si->without, si->nwithout * sizeof *si->without);
-			si->without[0] = cu;
-			si->nwithout++;
-		}
+		if (none)
+			si->without[si->nwithout++] = cu;
 		if ((none || cu_holds(si, cu, addr)) && (r = answer(si, cu, addr, file, line)) != 0)
 			return r > 0;
 	}
@@ -509,17 +529,16 @@ void srcinfo_close(struct srcinfo *si)
 {
 	if (!si)
 		return;
-	dwarf_end(si->dw);
 	for (size_t i = 0; i < si->ncus; i++) {
 		free(si->funcs[i].v);
 		free(si->funcs[i].seg);
 		free(si->funcs[i].name);
 		free(si->funcs[i].linkage);
+		free(si->funcs[i].named);
 	}
 	free(si->funcs);
 	free(si->cus);
-	free(si->cuoff);
-	dwreader_release(&si->funcs_reader);
+	dwreader_release(&si->dw);
 	free(si->cufirst);
 	free(si->curanges);
 	addrtrie_free(&si->trie);
@@ -534,5 +553,6 @@ void srcinfo_close(struct srcinfo *si)
 	free(si->npaths);
 	free(si->without);
 	free(si->mark);
+	elf_end(si->elf);
 	free(si);
 }

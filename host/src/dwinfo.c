@@ -1,23 +1,31 @@
-/* The functions of a compilation unit (subprograms, inlined subroutines, entry points)
- * and their address ranges, read from .debug_info, .debug_abbrev and the range and address
- * sections directly.  BFD walks every debugging entry of a unit it looks into; so must
- * we, and a walk of our own skips the entries that are not functions by their
- * abbreviation's fixed size, where libdw decodes each one.
+/* Compilation units, the functions in them (subprograms, inlined subroutines, entry
+ * points) with their address ranges, and those functions' names, read from .debug_info,
+ * .debug_abbrev and the range, address and string sections directly.  BFD walks every
+ * debugging entry of a unit it looks into; so must we, and a walk of our own skips the
+ * entries that are not functions by their abbreviation's fixed size, where libdw decoded
+ * each one.
  *
- * The ranges are libdw's dwarf_ranges' (which gave them before): DW_AT_low_pc with
- * DW_AT_high_pc (an address, or a constant added to low_pc), else DW_AT_ranges (a list
- * in .debug_ranges before DWARF 5, in .debug_rnglists from DWARF 5 on, relative to the
- * unit's DW_AT_low_pc).  DWARF 2 to 5, 32- and 64-bit.
+ * The answers are libdw's, which gave them before (and which agree with BFD's on what
+ * gprof's output shows).  A DIE's ranges are dwarf_ranges': DW_AT_low_pc with
+ * DW_AT_high_pc (an address, or a constant added to low_pc), else DW_AT_ranges (a list in
+ * .debug_ranges before DWARF 5, in .debug_rnglists from DWARF 5 on, relative to the
+ * unit's DW_AT_low_pc).  A function's name is its DW_AT_linkage_name (or
+ * DW_AT_MIPS_linkage_name) found through up to 16 DW_AT_abstract_origin or
+ * DW_AT_specification links, as dwarf_attr_integrate finds it, else its DW_AT_name found
+ * the same way.
+ * DWARF 2 to 5, 32- and 64-bit, either byte order; not split DWARF's .dwo files nor
+ * dwz's alternate file.
  *
  * The input is the attacker's: every read is bounds-checked, a unit is given up (its
- * functions so far kept) at the first entry that cannot be decoded, and the work is
- * bounded by the sections' sizes (abbreviation tables decoded once per offset, within a
- * budget; a budget of range list entries for lists many entries share). */
+ * functions so far kept) at the first entry that cannot be decoded, strings must end
+ * inside their section, and the work is bounded by the sections' sizes (abbreviation
+ * tables decoded once per offset, within a budget; a budget of range list entries for
+ * lists many entries share; name links followed 16 deep at most). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dwarf.h>
-#include "dwfuncs.h"
+#include "dwinfo.h"
 #include "error.h"
 
 /* ---- reading the sections ---------------------------------------------------------- */
@@ -224,17 +232,24 @@ static const struct abbrev *abbrev_find(const struct dwabbrevs *t, uint64_t code
 /* ---- a unit and its attributes ---------------------------------------------------- */
 struct unit {
 	struct dwreader *dr;
+	uint64_t off, end;         /* its header's offset, the next unit's */
 	unsigned version, offsize, addr_size;
 	uint64_t base;             /* the unit's DW_AT_low_pc: where its ranges are from */
-	uint64_t addr_base, rnglists_base;
+	uint64_t addr_base, rnglists_base, str_offsets_base;
 	struct dwabbrevs *abbrevs;
 };
 
 /* What an attribute's form makes of it. */
-enum aclass { A_NONE, A_ADDR, A_ADDRX, A_CONST, A_OFFSET, A_RNGLISTX };
+enum aclass {
+	A_NONE, A_ADDR, A_ADDRX, A_CONST, A_OFFSET, A_RNGLISTX,
+	A_STRING,                  /* in the entry: s */
+	A_STRP, A_LINE_STRP, A_STRX,  /* in .debug_str, .debug_line_str; by index */
+	A_REF, A_REF_ADDR,         /* an entry, from the unit's start, from .debug_info's */
+};
 struct aval {
 	enum aclass cls;
 	uint64_t v;
+	const char *s;
 };
 
 /* Read one attribute value of FORM (skipping it where it is none of the above). */
@@ -265,21 +280,33 @@ static void read_form(struct rd *r, const struct unit *u, uint64_t form, int64_t
 	case DW_FORM_sec_offset: a->cls = A_OFFSET; a->v = rd_fixed(r, u->offsize); break;
 	case DW_FORM_rnglistx: a->cls = A_RNGLISTX; a->v = rd_leb(r, 0); break;
 	case DW_FORM_flag_present: break;
-	case DW_FORM_flag: case DW_FORM_ref1: case DW_FORM_strx1: rd_skip(r, 1); break;
-	case DW_FORM_ref2: case DW_FORM_strx2: rd_skip(r, 2); break;
-	case DW_FORM_strx3: rd_skip(r, 3); break;
-	case DW_FORM_ref4: case DW_FORM_ref_sup4: case DW_FORM_strx4: rd_skip(r, 4); break;
-	case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8: rd_skip(r, 8); break;
+	case DW_FORM_ref1: a->cls = A_REF; a->v = rd_fixed(r, 1); break;
+	case DW_FORM_ref2: a->cls = A_REF; a->v = rd_fixed(r, 2); break;
+	case DW_FORM_ref4: a->cls = A_REF; a->v = rd_fixed(r, 4); break;
+	case DW_FORM_ref8: a->cls = A_REF; a->v = rd_fixed(r, 8); break;
+	case DW_FORM_ref_udata: a->cls = A_REF; a->v = rd_leb(r, 0); break;
+	case DW_FORM_ref_addr:
+		a->cls = A_REF_ADDR;
+		a->v = rd_fixed(r, u->version <= 2 ? u->addr_size : u->offsize);
+		break;
+	case DW_FORM_strp: a->cls = A_STRP; a->v = rd_fixed(r, u->offsize); break;
+	case DW_FORM_line_strp: a->cls = A_LINE_STRP; a->v = rd_fixed(r, u->offsize); break;
+	case DW_FORM_strx: case DW_FORM_GNU_str_index: a->cls = A_STRX; a->v = rd_leb(r, 0); break;
+	case DW_FORM_strx1: a->cls = A_STRX; a->v = rd_fixed(r, 1); break;
+	case DW_FORM_strx2: a->cls = A_STRX; a->v = rd_fixed(r, 2); break;
+	case DW_FORM_strx3: a->cls = A_STRX; a->v = rd_fixed(r, 3); break;
+	case DW_FORM_strx4: a->cls = A_STRX; a->v = rd_fixed(r, 4); break;
+	case DW_FORM_flag: rd_skip(r, 1); break;
+	case DW_FORM_ref_sup4: rd_skip(r, 4); break;
+	case DW_FORM_ref_sig8: case DW_FORM_ref_sup8: rd_skip(r, 8); break;
 	case DW_FORM_data16: rd_skip(r, 16); break;
-	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_strp_sup:
-	case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
 		rd_skip(r, u->offsize); break;
-	case DW_FORM_ref_addr: rd_skip(r, u->version <= 2 ? u->addr_size : u->offsize); break;
-	case DW_FORM_ref_udata: case DW_FORM_strx: case DW_FORM_loclistx:
-	case DW_FORM_GNU_str_index:
-		rd_leb(r, 0); break;
+	case DW_FORM_loclistx: rd_leb(r, 0); break;
 	case DW_FORM_string: {
 		const unsigned char *nul = memchr(r->p, 0, (size_t)(r->end - r->p));
+		a->cls = A_STRING;
+		a->s = (const char *)r->p;
 		rd_skip(r, nul ? (uint64_t)(nul - r->p) + 1 : UINT64_MAX);
 		break;
 	}
@@ -474,7 +501,8 @@ static void ranges_read(const struct unit *u, const struct aval *a, struct flist
 /* ---- the walk ---------------------------------------------------------------------- */
 /* The attributes of an entry that matter here. */
 struct dieattrs {
-	struct aval low, high, ranges, addr_base, rnglists_base;
+	struct aval low, high, ranges, addr_base, rnglists_base, str_offsets_base;
+	struct aval stmt_list, comp_dir, name, linkage, mips_linkage, origin, spec;
 };
 
 static void read_attrs(struct rd *r, const struct unit *u, const struct abbrev *a,
@@ -491,6 +519,14 @@ static void read_attrs(struct rd *r, const struct unit *u, const struct abbrev *
 		case DW_AT_ranges: d->ranges = v; break;
 		case DW_AT_addr_base: case DW_AT_GNU_addr_base: d->addr_base = v; break;
 		case DW_AT_rnglists_base: d->rnglists_base = v; break;
+		case DW_AT_str_offsets_base: d->str_offsets_base = v; break;
+		case DW_AT_stmt_list: d->stmt_list = v; break;
+		case DW_AT_comp_dir: d->comp_dir = v; break;
+		case DW_AT_name: d->name = v; break;
+		case DW_AT_linkage_name: d->linkage = v; break;
+		case DW_AT_MIPS_linkage_name: d->mips_linkage = v; break;
+		case DW_AT_abstract_origin: d->origin = v; break;
+		case DW_AT_specification: d->spec = v; break;
 		}
 	}
 }
@@ -541,6 +577,7 @@ static int read_unit_header(struct dwreader *dr, uint64_t off, struct unit *u, s
 		return -1;
 	*r = (struct rd){s->info + off, s->info + s->info_size, s->big, 0};
 	u->dr = dr;
+	u->off = off;
 	u->offsize = 4;
 	uint64_t len = rd_fixed(r, 4);
 	if (len == 0xffffffff) {
@@ -550,6 +587,7 @@ static int read_unit_header(struct dwreader *dr, uint64_t off, struct unit *u, s
 	if (r->bad || len > (uint64_t)(r->end - r->p))
 		return -1;
 	r->end = r->p + len;
+	u->end = (uint64_t)(r->end - s->info);
 	u->version = (unsigned)rd_fixed(r, 2);
 	uint64_t abbrev_off, type = DW_UT_compile;
 	if (u->version >= 5) {
@@ -570,27 +608,113 @@ static int read_unit_header(struct dwreader *dr, uint64_t off, struct unit *u, s
 	u->abbrevs = abbrevs_at(dr, abbrev_off);
 	u->addr_base = u->offsize == 8 ? 16 : 8;      /* past a .debug_addr header */
 	u->rnglists_base = u->offsize == 8 ? 20 : 12; /* past a .debug_rnglists header */
+	u->str_offsets_base = u->offsize == 8 ? 16 : 8; /* past a .debug_str_offsets header */
 	if (u->abbrevs->bad)
 		return -1;
 	abbrevs_size(dr, u->abbrevs, u);
 	return 0;
 }
 
-/* The unit's own entry: its base address and where its indices point. */
-static int read_unit_die(struct rd *r, struct unit *u)
+/* The unit's own entry (*D), its base address and where its indices point; NULL if it
+ * cannot be read. */
+static const struct abbrev *read_unit_die(struct rd *r, struct unit *u, struct dieattrs *d)
 {
 	const struct abbrev *a = abbrev_find(u->abbrevs, rd_leb(r, 0));
 	if (r->bad || !a)
-		return -1;
-	struct dieattrs d;
-	read_attrs(r, u, a, &d);
-	if (d.addr_base.cls == A_OFFSET || d.addr_base.cls == A_CONST)
-		u->addr_base = d.addr_base.v;
-	if (d.rnglists_base.cls == A_OFFSET || d.rnglists_base.cls == A_CONST)
-		u->rnglists_base = d.rnglists_base.v;
-	if (!aval_addr(u, &d.low, &u->base))
+		return NULL;
+	read_attrs(r, u, a, d);
+	if (r->bad)
+		return NULL;
+	if (d->addr_base.cls == A_OFFSET || d->addr_base.cls == A_CONST)
+		u->addr_base = d->addr_base.v;
+	if (d->rnglists_base.cls == A_OFFSET || d->rnglists_base.cls == A_CONST)
+		u->rnglists_base = d->rnglists_base.v;
+	if (d->str_offsets_base.cls == A_OFFSET || d->str_offsets_base.cls == A_CONST)
+		u->str_offsets_base = d->str_offsets_base.v;
+	if (!aval_addr(u, &d->low, &u->base))
 		u->base = 0;
-	return r->bad || !a->children ? -1 : 0;
+	return a;
+}
+
+/* A NUL-terminated string at OFF of a section (NULL if it does not end there). */
+static const char *section_string(const unsigned char *sec, size_t size, uint64_t off)
+{
+	if (!sec || off >= size || !memchr(sec + off, 0, size - off))
+		return NULL;
+	return (const char *)sec + off;
+}
+
+/* A string-class value as a string (NULL: none, or not readable). */
+static const char *aval_string(const struct unit *u, const struct aval *a)
+{
+	const struct dwsecs *s = &u->dr->s;
+	uint64_t off = a->v;
+	switch (a->cls) {
+	case A_STRING:
+		return a->s;
+	case A_LINE_STRP:
+		return section_string(s->line_str, s->line_str_size, off);
+	case A_STRX: {
+		uint64_t at = u->str_offsets_base + a->v * u->offsize;
+		if (!s->str_offsets || a->v > s->str_offsets_size / u->offsize ||
+		    at < u->str_offsets_base || at > s->str_offsets_size)
+			return NULL;
+		struct rd r = {s->str_offsets + at, s->str_offsets + s->str_offsets_size, s->big, 0};
+		off = rd_fixed(&r, u->offsize);
+		if (r.bad)
+			return NULL;
+	}
+		/* fall through */
+	case A_STRP:
+		return section_string(s->str, s->str_size, off);
+	default:
+		return NULL;
+	}
+}
+
+/* Note a unit met (in .debug_info order), for finding an entry's unit. */
+static void note_unit(struct dwreader *dr, uint64_t off, uint64_t end)
+{
+	if (dr->nunits && dr->units[dr->nunits - 1][0] >= off)
+		return;
+	if (dr->nunits == dr->units_cap) {
+		dr->units_cap = dr->units_cap ? 2 * dr->units_cap : 64;
+		dr->units = xrealloc(dr->units, dr->units_cap * sizeof *dr->units);
+	}
+	dr->units[dr->nunits][0] = off;
+	dr->units[dr->nunits][1] = end;
+	dr->nunits++;
+}
+
+/* The unit whose header is at OFF of .debug_info: 0, its entry's attributes in *U and
+ * its own ranges in *V, *N (the caller frees *V); 1 if its entry cannot be read (U->end
+ * is the next unit's offset); -1 if there is no unit there (no more units). */
+int dwreader_unit(struct dwreader *dr, uint64_t off, struct dwunit *du, struct dwfunc **v,
+		  size_t *n)
+{
+	struct unit u = {0};
+	struct rd r;
+	struct dieattrs d;
+	struct flist f = {0};
+	*v = NULL;
+	*n = 0;
+	memset(du, 0, sizeof *du);
+	int hdr = read_unit_header(dr, off, &u, &r);
+	if (hdr && (r.bad || r.end == dr->s.info + dr->s.info_size))
+		return -1;
+	du->off = off;
+	du->end = (uint64_t)(r.end - dr->s.info);
+	if (hdr || !read_unit_die(&r, &u, &d))
+		return 1;
+	note_unit(dr, off, du->end);
+	du->addr_size = u.addr_size;
+	du->has_stmt_list = d.stmt_list.cls == A_OFFSET || d.stmt_list.cls == A_CONST;
+	du->stmt_list = d.stmt_list.v;
+	du->comp_dir = aval_string(&u, &d.comp_dir);
+	func_ranges(&u, &d, &f, 0, off);
+	*v = f.v;
+	*n = f.n;
+	return 0;
 }
 
 /* Every function range of the unit whose header is at offset UNIT of .debug_info, in
@@ -603,8 +727,12 @@ int dwreader_funcs(struct dwreader *dr, uint64_t unit, struct dwfunc **v, size_t
 	struct flist f = {0};
 	*v = NULL;
 	*n = 0;
-	if (read_unit_header(dr, unit, &u, &r) || read_unit_die(&r, &u))
+	struct dieattrs cu;
+	const struct abbrev *top;
+	if (read_unit_header(dr, unit, &u, &r) || !(top = read_unit_die(&r, &u, &cu)))
 		return -1;
+	if (!top->children)
+		return 0;
 	size_t depth = 1, seq = 0;
 	while (depth > 0 && r.p < r.end) {
 		uint64_t die = (uint64_t)(r.p - dr->s.info);
@@ -638,6 +766,93 @@ int dwreader_funcs(struct dwreader *dr, uint64_t unit, struct dwfunc **v, size_t
 	return 0;
 }
 
+/* The unit of the last entry read by offset, and where its entries start. */
+struct dwlastunit {
+	struct unit u;
+	uint64_t first;
+};
+
+/* The unit whose header is at OFF, and where its entries start (*FIRST): -1 if it cannot
+ * be read.  The last one is kept: a unit's functions are named one after another. */
+static int unit_at(struct dwreader *dr, uint64_t off, struct unit *u, uint64_t *first)
+{
+	if (!dr->last)
+		dr->last = xcalloc(1, sizeof *dr->last);
+	struct dwlastunit *l = dr->last;
+	if (!l->u.dr || l->u.off != off) {
+		struct rd r;
+		struct dieattrs cu;
+		l->u.dr = NULL;
+		if (read_unit_header(dr, off, &l->u, &r) || !read_unit_die(&r, &l->u, &cu)) {
+			l->u.dr = NULL;
+			return -1;
+		}
+		l->first = (uint64_t)(r.p - dr->s.info);
+	}
+	*u = l->u;
+	*first = l->first;
+	return 0;
+}
+
+/* The entry at DIE: its unit in *U, its attributes in *D; -1 if it cannot be read. */
+static int read_die_at(struct dwreader *dr, uint64_t die, struct unit *u, struct dieattrs *d)
+{
+	size_t lo = 0, hi = dr->nunits;        /* the last unit starting at or before DIE */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (dr->units[mid][0] <= die)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	uint64_t first;
+	if (!lo || die >= dr->units[lo - 1][1] || unit_at(dr, dr->units[lo - 1][0], u, &first) ||
+	    die < first)
+		return -1;
+	struct rd r = {dr->s.info + die, dr->s.info + u->end, dr->s.big, 0};
+	const struct abbrev *a = abbrev_find(u->abbrevs, rd_leb(&r, 0));
+	if (r.bad || !a)
+		return -1;
+	read_attrs(&r, u, a, d);
+	return r.bad ? -1 : 0;
+}
+
+/* The name of the function whose entry is at DIE: its linkage name (*LINKAGE set) if it or
+ * an entry it links to has one, else its DW_AT_name, found the same way; NULL if none. */
+const char *dwreader_name(struct dwreader *dr, uint64_t die, int *linkage)
+{
+	/* One walk down the links: each kind of name from the first entry that has one, as
+	 * three of dwarf_attr_integrate's walks, one per kind, would find it. */
+	const char *found[3] = {NULL, NULL, NULL};  /* linkage name, MIPS's, name */
+	int seen[3] = {0, 0, 0};
+	struct unit u;
+	struct dieattrs d;
+	*linkage = 0;
+	if (read_die_at(dr, die, &u, &d))
+		return NULL;
+	for (int chain = 0; chain < 16; chain++) {
+		const struct aval *kind[3] = {&d.linkage, &d.mips_linkage, &d.name};
+		for (int k = 0; k < 3; k++)
+			if (!seen[k] && kind[k]->cls != A_NONE) {
+				seen[k] = 1;    /* there, if not a string: dwarf_formstring fails */
+				found[k] = aval_string(&u, kind[k]);
+			}
+		if (seen[0] && seen[1] && seen[2])
+			break;
+		const struct aval *link = d.origin.cls != A_NONE ? &d.origin : &d.spec;
+		uint64_t to = link->cls == A_REF && link->v < u.end - u.off ? u.off + link->v
+			    : link->cls == A_REF_ADDR ? link->v : UINT64_MAX;
+		if (to == UINT64_MAX || read_die_at(dr, to, &u, &d))
+			break;
+	}
+	for (int k = 0; k < 3; k++)
+		if (found[k]) {
+			*linkage = k < 2;
+			return found[k];
+		}
+	return NULL;
+}
+
 void dwreader_init(struct dwreader *dr, const struct dwsecs *s)
 {
 	memset(dr, 0, sizeof *dr);
@@ -651,5 +866,7 @@ void dwreader_release(struct dwreader *dr)
 	for (size_t i = 0; i < dr->tabs_cap; i++)
 		abbrevs_free(dr->tabs[i]);
 	free(dr->tabs);
+	free(dr->units);
+	free(dr->last);
 	memset(dr, 0, sizeof *dr);
 }
