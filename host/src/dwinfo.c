@@ -509,6 +509,8 @@ static void read_attrs(struct rd *r, const struct unit *u, const struct abbrev *
 		       struct dieattrs *d)
 {
 	memset(d, 0, sizeof *d);
+	if (!a->n)
+		return;         /* (a table of no attributes at all has no specs array) */
 	const struct aspec *sp = u->abbrevs->specs + a->first;
 	for (size_t i = 0; i < a->n && !r->bad; i++) {
 		struct aval v;
@@ -538,6 +540,8 @@ static void skip_attrs(struct rd *r, const struct unit *u, const struct abbrev *
 		rd_skip(r, a->fixed);
 		return;
 	}
+	if (!a->n)
+		return;
 	const struct aspec *sp = u->abbrevs->specs + a->first;
 	for (size_t i = 0; i < a->n && !r->bad; i++) {
 		size_t n = form_size(u, sp[i].form);
