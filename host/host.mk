@@ -9,7 +9,9 @@
 HOST_CC     ?= gcc
 HOST_CFLAGS ?= -O2 -g
 HOST_WARN   := -std=gnu11 -Wall -Wextra
-HOST_LIBS   := -lelf -ldw -lm -ldl
+# libelf and zlib linked statically: a run takes milliseconds, and loading two
+# more shared libraries was a twentieth of it
+HOST_LIBS   := -Wl,-Bstatic -lelf -lz -Wl,-Bdynamic -lm -ldl
 HOST_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 HB          := $(BUILD)/host
 

@@ -123,7 +123,7 @@ if [ "${BENCH_PROGRAMS:-1}" != 0 ]; then
 			exit 1
 	fi
 	{ [ -f f10000.elf ] && [ -f g10000-20000.out ]; } || input 10000 20000 || exit 1
-	(cd $p && gcc -std=gnu11 -O2 -g -pg "$SRC"/*.c -lelf -ldw -lm -ldl -o tgprof-pg &&
+	(cd $p && gcc -std=gnu11 -O2 -g -pg "$SRC"/*.c -lelf -lm -ldl -o tgprof-pg &&
 	 ./tgprof-pg -b ../f10000.elf ../g10000-20000.out > /dev/null && mv gmon.out c.1 &&
 	 ./tgprof-pg -b -l prog gmon.1 > /dev/null && mv gmon.out c.2) || exit 1
 	printf '\n%-34s %8s %8s %7s  %s\n' "program, options [CPU s a run]" "gprof" "tgprof" "ratio" "output"
@@ -140,6 +140,44 @@ if [ "${BENCH_PROGRAMS:-1}" != 0 ]; then
 	cd .. || exit 1
 	echo
 fi
+# Programs built from Debian's sources, as users build theirs (BENCH_PACKAGES=1: apt-get
+# source needs deb-src lines and the network; building takes a minute): bzip2 and lz4 with
+# gcc -pg -O2 -g, each run twice (compressing, then decompressing, 24 MB of text).
+if [ "${BENCH_PACKAGES:-0}" = 1 ]; then
+	k=pkg
+	mkdir -p $k && cd $k || exit 1
+	for p in bzip2 lz4; do
+		[ -d $p-src ] && continue
+		apt-get source -qq $p > /dev/null 2>&1 && mv "$(ls -d $p-[0-9]* | head -1)" $p-src ||
+			{ echo "bench: apt-get source $p failed (deb-src lines?)" >&2; exit 1; }
+	done
+	[ -f in.txt ] || seq 1 1500000 | awk '{ print $1, $1 * 7 % 1000, "of the words in a line" }' > in.txt
+	if [ ! -f bzip2/gmon.2 ]; then
+		mkdir -p bzip2 && (cd bzip2 && b=../bzip2-src &&
+			gcc -pg -O2 -g -D_FILE_OFFSET_BITS=64 $b/blocksort.c $b/huffman.c $b/crctable.c \
+				$b/randtable.c $b/compress.c $b/decompress.c $b/bzlib.c $b/bzip2.c -o prog &&
+			./prog -c ../in.txt > in.bz2 && mv gmon.out gmon.1 &&
+			./prog -dc in.bz2 > /dev/null && mv gmon.out gmon.2) || exit 1
+	fi
+	if [ ! -f lz4/gmon.2 ]; then
+		mkdir -p lz4 && (cd lz4 && l=../lz4-src &&
+			gcc -pg -O2 -g -I$l/lib $l/lib/*.c $l/programs/*.c -o prog -lpthread &&
+			./prog -qf ../in.txt in.lz4 && mv gmon.out gmon.1 &&
+			./prog -qdc in.lz4 > /dev/null && mv gmon.out gmon.2) || exit 1
+	fi
+	printf '%-34s %8s %8s %7s  %s\n' "program, options [CPU s a run]" "gprof" "tgprof" "ratio" "output"
+	for p in bzip2 lz4; do
+		cd $p || exit 1
+		for o in "-b" "" "-p" "-q" "-A" "-C" "-b -l" "-l -C"; do
+			# shellcheck disable=SC2086
+			programs "$p (Debian), ${o:-(none)}" 5 $o prog gmon.1 gmon.2
+		done
+		programs "$p (Debian), -s (gmon.sum)" 5 -s -b prog gmon.1 gmon.2
+		cd .. || exit 1
+	done
+	cd .. || exit 1
+	echo
+fi
 # A real program: tgprof itself, built with -pg (-O2 -g, as a user would), profiled while
 # it reads the 50000-function input above (made here if BENCH_SIZES left it out); then
 # both tools read that profile (each run RUNS times: one run takes milliseconds). And
@@ -147,7 +185,7 @@ fi
 if [ "${BENCH_REAL:-1}" != 0 ]; then
 	r=real
 	mkdir -p $r
-	gcc -std=gnu11 -O2 -g -pg "$SRC"/*.c -lelf -ldw -lm -ldl -o $r/tgprof-pg || exit 1
+	gcc -std=gnu11 -O2 -g -pg "$SRC"/*.c -lelf -lm -ldl -o $r/tgprof-pg || exit 1
 	if [ ! -f f50000.elf ] || [ ! -f g50000-50000.out ]; then
 		input 50000 50000 || exit 1
 	fi
@@ -158,7 +196,7 @@ if [ "${BENCH_REAL:-1}" != 0 ]; then
 		# shellcheck disable=SC2086
 		both "real: tgprof, $nfun fns, $o" "$runs" 3 $o $r/tgprof-pg $r/work.gmon
 	done
-	# Where the time goes, in instructions (valgrind's callgrind: tgprof, libdw and libc
+	# Where the time goes, in instructions (valgrind's callgrind: tgprof, libelf and libc
 	# alike; a -pg build would see tgprof's own code only), with -l, the slow case.
 	if command -v valgrind > /dev/null && command -v callgrind_annotate > /dev/null; then
 		valgrind --tool=callgrind --callgrind-out-file=$r/cg.out "$T" -b -l $r/tgprof-pg \

@@ -1,5 +1,5 @@
 /* libFuzzer target: the ELF symbol reader (libelf, the BFD-like classification, the
- * DWARF line lookups through libdw).  The input is written to a file first, since the
+ * DWARF line lookups: dwinfo.c, linetab.c).  The input is written to a file first, since the
  * reader works on a path like the tool: one temporary file in $TMPDIR (default /tmp),
  * unlinked as soon as it is made and read through /proc/self/fd, so that nothing is
  * left behind however the run ends (a finding, a timeout, ^C).  Odd-sized inputs also

@@ -91,6 +91,8 @@ int clones_view_build(struct clones_view *v, const struct analysis *base, const 
 {
 	struct elf_opts keep = *eo;
 	memset(v, 0, sizeof *v);
+	if (!base->tab->clones_left_out)
+		return 0;       /* the ELF's symbols read again would be the same */
 	keep.keep_clones = 1;
 	keep.want_lines = keep.want_code_syms = 0;
 	int was_quiet = quiet, rc = -1;

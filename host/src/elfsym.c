@@ -366,7 +366,7 @@ static int elf_load_symtab(struct elf_reader *r)
 
 /* gprof's class of a symbol as nm would print it: 'T' (global or weak text), 't'
  * (static text that passes gprof's name filter), or 0 for a symbol gprof skips. */
-static char elf_classify(const struct elf_reader *r, const GElf_Sym *sym, size_t shndx,
+static char elf_classify(struct elf_reader *r, const GElf_Sym *sym, size_t shndx,
 			 const struct secinfo **secp)
 {
 	int type = GELF_ST_TYPE(sym->st_info), bind = GELF_ST_BIND(sym->st_info);
@@ -398,7 +398,10 @@ static char elf_classify(const struct elf_reader *r, const GElf_Sym *sym, size_t
 		if (!*name)
 			return 0;
 		if (!static_name_ok(name, r->strend)) {
-			if (!r->o->keep_clones || !clone_name(name))
+			if (!clone_name(name))
+				return 0;
+			r->tab->clones_left_out = 1;
+			if (!r->o->keep_clones)
 				return 0;
 			cls = 'c';       /* a clone, kept as a static function */
 		}

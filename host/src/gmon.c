@@ -129,8 +129,11 @@ static int hist_header(struct profile *p, struct reader *r, size_t at, uint64_t 
 
 static void read_bins(struct reader *r, struct hist *h)
 {
-	for (uint32_t i = 0; i < h->num_bins; i++)
-		h->sample[i] += get_n(r, 2);
+	const unsigned char *p = r->buf + r->off;
+	int hi = r->big_endian ? 0 : 1;      /* the more significant byte of each bin */
+	for (uint32_t i = 0; i < h->num_bins; i++, p += 2)
+		h->sample[i] += (unsigned)p[hi] << 8 | p[!hi];
+	r->off += (size_t)h->num_bins * 2;
 }
 
 static void add_arc(struct profile *p, uint64_t from, uint64_t self, uint64_t count)

@@ -94,7 +94,7 @@ static uint64_t rd_fixed(struct rd *r, size_t n)
 	return v;
 }
 
-static uint64_t rd_leb(struct rd *r, int sign)
+static uint64_t rd_leb_long(struct rd *r, int sign)
 {
 	uint64_t v = 0;
 	unsigned sh = 0;
@@ -110,6 +110,14 @@ static uint64_t rd_leb(struct rd *r, int sign)
 	if (sign && sh < 64 && (b & 0x40))
 		v |= ~(uint64_t)0 << sh;
 	return v;
+}
+
+/* Most numbers are one byte. */
+static inline uint64_t rd_leb(struct rd *r, int sign)
+{
+	if (r->p < r->end && !(*r->p & 0x80) && !(sign && (*r->p & 0x40)))
+		return *r->p++;
+	return rd_leb_long(r, sign);
 }
 
 /* ---- BFD's add_line_info ---------------------------------------------------------- */

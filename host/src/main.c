@@ -514,10 +514,28 @@ static int parse_options(struct run *r, int argc, char **argv)
 	return -1;
 }
 
+/* Whether any output asked for can show a function's source file or line, or a symspec
+ * select by it.  Only a flat profile (with -i's summaries and -r's order) shows none
+ * (the call graph's index names the file of every static function): then the DWARF is
+ * not read at all. */
+static int needs_source_lines(const struct run *r)
+{
+	const struct options *o = &r->o;
+	if (!o->style || (o->style & ~(STYLE_FLAT | STYLE_INFO | STYLE_ORDER)) || o->lines ||
+	    o->inline_files || o->dot || o->svg || o->callgrind || o->json || o->folded ||
+	    o->flame || o->speedscope || o->task || r->diff || r->watch)
+		return 1;
+	for (size_t k = 0; k < o->nspecs; k++)
+		if (o->specs[k].file || o->specs[k].rfile)
+			return 1;
+	return 0;
+}
+
 /* The symbols: the ELF's (or -S's listing's), -R's mapping, -l's lines, the specs. */
 static int read_symbols(struct run *r)
 {
 	struct symtab *tab = &r->tab;
+	r->eo.want_lines = needs_source_lines(r);
 	if (r->map_path && fmap_read(&r->map, r->map_path))
 		return -1;
 	if (symtab_read_elf(tab, r->aout, &r->eo))

@@ -1,5 +1,5 @@
-/* Source file and line of an address, from DWARF (units and functions through libdw,
- * line tables and their file entries as BFD decodes them: linetab.c), found the way BFD finds
+/* Source file and line of an address, from DWARF (units and functions: dwinfo.c; line
+ * tables and their file entries as BFD decodes them: linetab.c), found the way BFD finds
  * them for gprof.  BFD reads compilation units lazily, in .debug_info order, until one
  * holds the address; it remembers the ranges of the units it has read, and of the
  * functions and line sequences of the units it has looked into, in a trie whose leaves
@@ -21,10 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dwarf.h>
 #include <gelf.h>
-#include <elfutils/libdw.h>
 #include "addrtrie.h"
+#include "dwinfo.h"
 #include "error.h"
 #include "linetab.h"
 #include "srcinfo.h"
@@ -34,13 +33,10 @@ struct range {
 	size_t cu;
 };
 
-/* A unit's functions (subprograms, inlined subroutines), as BFD's lookup table.  Their
- * names are read when first asked for (-l only). */
-struct func {
-	uint64_t lo, hi;
-	size_t seq;             /* DIE order: BFD prefers the later of two equal ranges */
-	Dwarf_Off die;          /* its DIE, for the name */
-};
+/* A unit's functions (subprograms, inlined subroutines), as BFD's lookup table, from
+ * dwinfo.c (seq: DIE order, BFD prefers the later of two equal ranges).  Their names
+ * are read when first asked for (-l only). */
+#define func dwfunc
 
 /* From LO up to the next segment's LO, the innermost function is v[f] (NONE: none). */
 struct fseg {
@@ -55,20 +51,23 @@ struct functab {
 	size_t nseg;
 	const char **name;      /* per function, once asked (NULL: not yet) */
 	unsigned char *linkage; /* per function: the name is a linkage name */
+	unsigned char *named;   /* per function: its name was asked for */
 	int built;
 };
 
 struct srcinfo {
-	Dwarf *dw;
+	Elf *elf;
+	struct dwreader dw;     /* the debugging entries (dwinfo.c) */
 	struct functab *funcs;  /* per unit, built when BFD would scan it */
-	Dwarf_Die *cus;
+	struct dwunit *cus;
 	size_t ncus;
 	struct range *curanges; /* every unit's own ranges, in unit order */
 	size_t ncuranges;
 	size_t *cufirst;        /* per unit: its first entry in curanges (ncus + 1) */
 	size_t nread;           /* units read so far */
 	struct addrtrie trie;   /* the ranges learnt so far, as BFD keeps them */
-	size_t *without;        /* read units without ranges, latest first */
+	size_t *without;        /* read units without ranges, in the order read (BFD asks the
+				 * latest first) */
 	size_t nwithout;
 	unsigned char *mark;    /* per unit: asked already (BFD's unit->mark) */
 	/* the line tables (linetab.c) */
@@ -98,79 +97,129 @@ static void until_min(struct srcinfo *si, uint64_t next)
 		si->until = next;
 }
 
-/* The contents of section SCN (NULL if it has none, or only compressed). */
-static const unsigned char *section_data(Elf_Scn *scn, const GElf_Shdr *sh, size_t *size)
+/* The contents of section SCN, decompressed (SHF_COMPRESSED) as BFD reads it; NULL if it
+ * has none.  (GNU's older .zdebug_ sections are not read: gprof 2.40 finds no source
+ * files in them.) */
+static const unsigned char *section_data(Elf_Scn *scn, size_t *size)
 {
+	GElf_Shdr sh;
 	Elf_Data *d;
-	if (sh->sh_type == SHT_NOBITS || (sh->sh_flags & SHF_COMPRESSED) ||
-	    !(d = elf_getdata(scn, NULL)) || !d->d_buf)
-		return NULL;          /* (libdw has decompressed what it reads) */
+	if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+		return NULL;
+	if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+		return NULL;
+	if (!(d = elf_getdata(scn, NULL)) || !d->d_buf)
+		return NULL;
 	*size = d->d_size;
 	return d->d_buf;
 }
 
-/* Where .debug_line and the string sections its tables refer to are, for linetab_read
- * (NULL: not there, or not readable). */
-static void find_line_sections(struct srcinfo *si)
+/* Where the sections read here are: .debug_line and the string sections its tables refer
+ * to, for linetab_read; the debugging entries' sections, for dwinfo.c (NULL: not there,
+ * or not readable).  0, or -1 if there is no .debug_info. */
+static int find_sections(struct srcinfo *si)
 {
-	Elf *e = dwarf_getelf(si->dw);
+	Elf *e = si->elf;
 	size_t shstrndx;
 	GElf_Ehdr eh;
-	if (!e || !gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstrndx) != 0)
-		return;
+	if (!gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstrndx) != 0)
+		return -1;
 	struct linesecs *ls = &si->secs;
-	ls->big = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	struct dwsecs ds = {.big = eh.e_ident[EI_DATA] == ELFDATA2MSB};
+	ls->big = ds.big;
+	const struct {
+		const char *name;
+		const unsigned char **data;
+		size_t *size;
+	} want[] = {
+		{"line", &ls->line, &ls->line_size},
+		{"line_str", &ls->line_str, &ls->line_str_size},
+		{"str", &ls->str, &ls->str_size},
+		{"info", &ds.info, &ds.info_size},
+		{"abbrev", &ds.abbrev, &ds.abbrev_size},
+		{"ranges", &ds.ranges, &ds.ranges_size},
+		{"rnglists", &ds.rnglists, &ds.rnglists_size},
+		{"addr", &ds.addr, &ds.addr_size},
+		{"str_offsets", &ds.str_offsets, &ds.str_offsets_size},
+	};
 	for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
 		GElf_Shdr sh;
 		const char *name;
-		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)))
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)) ||
+		    strncmp(name, ".debug_", 7))
 			continue;
-		if (!strcmp(name, ".debug_line") && !ls->line)
-			ls->line = section_data(scn, &sh, &ls->line_size);
-		else if (!strcmp(name, ".debug_line_str") && !ls->line_str)
-			ls->line_str = section_data(scn, &sh, &ls->line_str_size);
-		else if (!strcmp(name, ".debug_str") && !ls->str)
-			ls->str = section_data(scn, &sh, &ls->str_size);
+		for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+			if (!*want[i].data && !strcmp(name + 7, want[i].name))
+				*want[i].data = section_data(scn, want[i].size);
+	}
+	ds.str = ls->str;
+	ds.str_size = ls->str_size;
+	ds.line_str = ls->line_str;
+	ds.line_str_size = ls->line_str_size;
+	dwreader_init(&si->dw, &ds);
+	return ds.info ? 0 : -1;
+}
+
+/* Unit CU's own ranges. */
+static void add_curanges(struct srcinfo *si, size_t cu, const struct dwfunc *v, size_t n,
+			 size_t *cap)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].hi <= v[i].lo)
+			continue;
+		if (si->ncuranges == *cap) {
+			*cap = *cap ? 2 * *cap : 256;
+			si->curanges = xrealloc(si->curanges, *cap * sizeof *si->curanges);
+		}
+		si->curanges[si->ncuranges++] = (struct range){v[i].lo, v[i].hi, cu};
 	}
 }
 
-struct srcinfo *srcinfo_open(int fd)
+/* Every unit of .debug_info, in order (a unit whose own entry cannot be read is left
+ * out), with its own ranges. */
+static void read_units(struct srcinfo *si)
 {
-	Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
-	if (!dw)
-		return NULL;
-	struct srcinfo *si = xcalloc(1, sizeof *si);
-	si->dw = dw;
 	size_t cap = 0, rcap = 0;
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die die;
-		if (dwarf_offdie(dw, off + hsize, &die)) {
+	uint64_t off = 0;
+	struct dwunit u;
+	struct dwfunc *v;
+	size_t n;
+	int r;
+	while ((r = dwreader_unit(&si->dw, off, &u, &v, &n)) >= 0) {
+		if (r == 0) {
 			if (si->ncus + 1 >= cap) {
 				cap = cap ? 2 * cap : 64;
 				si->cus = xrealloc(si->cus, cap * sizeof *si->cus);
 				si->cufirst = xrealloc(si->cufirst, (cap + 1) * sizeof *si->cufirst);
 			}
 			size_t cu = si->ncus++;
-			si->cus[cu] = die;
+			si->cus[cu] = u;
 			si->cufirst[cu] = si->ncuranges;
-			Dwarf_Addr base, lo, hi;
-			ptrdiff_t r = 0;
-			while ((r = dwarf_ranges(&die, r, &base, &lo, &hi)) > 0) {
-				if (hi <= lo)
-					continue;
-				if (si->ncuranges == rcap) {
-					rcap = rcap ? 2 * rcap : 256;
-					si->curanges = xrealloc(si->curanges, rcap * sizeof *si->curanges);
-				}
-				si->curanges[si->ncuranges++] = (struct range){lo, hi, cu};
-			}
+			add_curanges(si, cu, v, n, &rcap);
+			free(v);
 		}
-		off = next;
+		off = u.end;
 	}
 	si->cufirst = xrealloc(si->cufirst, (si->ncus + 1) * sizeof *si->cufirst);
 	si->cufirst[si->ncus] = si->ncuranges;
+}
+
+struct srcinfo *srcinfo_open(int fd)
+{
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return NULL;
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e)
+		return NULL;
+	struct srcinfo *si = xcalloc(1, sizeof *si);
+	si->elf = e;
+	if (elf_kind(e) != ELF_K_ELF || find_sections(si)) {
+		dwreader_release(&si->dw);
+		elf_end(e);
+		free(si);
+		return NULL;
+	}
+	read_units(si);
 	si->funcs = xcalloc(si->ncus + 1, sizeof *si->funcs);
 	si->without = xmalloc((si->ncus + 1) * sizeof *si->without);
 	si->mark = xcalloc(si->ncus + 1, sizeof *si->mark);
@@ -179,34 +228,7 @@ struct srcinfo *srcinfo_open(int fd)
 	si->npaths = xcalloc(si->ncus + 1, sizeof *si->npaths);
 	si->last_cu = SIZE_MAX;
 	si->last_fn = NONE;
-	find_line_sections(si);
 	return si;
-}
-
-static void collect_funcs(struct functab *t, size_t *cap, Dwarf_Die *die, int depth, size_t *seq)
-{
-	Dwarf_Die child;
-	if (depth > 64 || dwarf_child(die, &child) != 0)
-		return;
-	do {
-		int tag = dwarf_tag(&child);
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-		    tag == DW_TAG_entry_point) {
-			size_t my = (*seq)++;
-			Dwarf_Addr base, lo, hi;
-			ptrdiff_t r = 0;
-			while ((r = dwarf_ranges(&child, r, &base, &lo, &hi)) > 0) {
-				if (hi <= lo)
-					continue;
-				if (t->n == *cap) {
-					*cap = *cap ? 2 * *cap : 64;
-					t->v = xrealloc(t->v, *cap * sizeof *t->v);
-				}
-				t->v[t->n++] = (struct func){lo, hi, my, dwarf_dieoffset(&child)};
-			}
-		}
-		collect_funcs(t, cap, &child, depth + 1, seq);
-	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
 /* Function N's name: by its linkage name if it has one (*LINKAGE set), else its own. */
@@ -215,15 +237,13 @@ static const char *func_name(struct srcinfo *si, struct functab *t, size_t n, in
 	if (!t->name) {
 		t->name = xcalloc(t->n, sizeof *t->name);
 		t->linkage = xcalloc(t->n, sizeof *t->linkage);
+		t->named = xcalloc(t->n, sizeof *t->named);
 	}
-	Dwarf_Die die;
-	Dwarf_Attribute at;
-	if (!t->name[n] && dwarf_offdie(si->dw, t->v[n].die, &die)) {
-		const char *name = dwarf_formstring(dwarf_attr_integrate(&die, DW_AT_linkage_name, &at));
-		if (!name)
-			name = dwarf_formstring(dwarf_attr_integrate(&die, DW_AT_MIPS_linkage_name, &at));
-		t->linkage[n] = name != NULL;
-		t->name[n] = name ? name : dwarf_diename(&die);
+	if (!t->named[n]) {
+		int l;
+		t->name[n] = dwreader_name(&si->dw, t->v[n].die, &l);
+		t->linkage[n] = (unsigned char)l;
+		t->named[n] = 1;
 	}
 	*linkage = t->linkage[n];
 	return t->name[n];
@@ -338,22 +358,16 @@ static int look_into(struct srcinfo *si, size_t cu)
 		return si->lines[cu] != NULL;
 	t->built = 1;
 	si->learnt++;
-	Dwarf_Attribute at;
-	Dwarf_Word off;
-	Dwarf_Die cudie;
-	uint8_t addr_size = 0;
-	if (!dwarf_attr(&si->cus[cu], DW_AT_stmt_list, &at) || dwarf_formudata(&at, &off) != 0 ||
-	    !dwarf_diecu(&si->cus[cu], &cudie, &addr_size, NULL))
+	if (!si->cus[cu].has_stmt_list)
 		return 0;
-	si->lines[cu] = linetab_read(&si->secs, off, addr_size);
+	si->lines[cu] = linetab_read(&si->secs, si->cus[cu].stmt_list, si->cus[cu].addr_size);
 	if (!si->lines[cu])
 		return 0;
 	const uint64_t (*spans)[2];
 	size_t nspans = linetab_spans(si->lines[cu], &spans);
 	for (size_t i = 0; i < nspans; i++)
 		learn(si, spans[i][0], spans[i][1], cu);
-	size_t cap = 0, seq = 0;
-	collect_funcs(t, &cap, &si->cus[cu], 0, &seq);
+	dwreader_funcs(&si->dw, si->cus[cu].off, &t->v, &t->n);
 	for (size_t i = 0; i < t->n; i++)
 		learn(si, t->v[i].lo, t->v[i].hi, cu);
 	if (t->n > 1)
@@ -398,8 +412,7 @@ static const char *file_name(struct srcinfo *si, size_t cu, unsigned file)
 		si->npaths[cu] = want;
 	}
 	if (!si->paths[cu][file]) {
-		Dwarf_Attribute at;
-		const char *comp = dwarf_formstring(dwarf_attr(&si->cus[cu], DW_AT_comp_dir, &at));
+		const char *comp = si->cus[cu].comp_dir;
 		si->paths[cu][file] = join_path(comp && *comp ? comp : NULL, dir, name);
 	}
 	return si->paths[cu][file];
@@ -468,7 +481,7 @@ static int lookup(struct srcinfo *si, uint64_t addr, const char **file, int *lin
 		if ((r = answer(si, cu, addr, file, line)) != 0)
 			return r > 0;
 	}
-	for (size_t i = 0; i < si->nwithout; i++)
+	for (size_t i = si->nwithout; i-- > 0;)
 		if ((r = answer(si, si->without[i], addr, file, line)) != 0)
 			return r > 0;
 	/* read on */
@@ -477,11 +490,8 @@ static int lookup(struct srcinfo *si, uint64_t addr, const char **file, int *lin
 		for (size_t i = si->cufirst[cu]; i < si->cufirst[cu + 1]; i++)
 			learn(si, si->curanges[i].lo, si->curanges[i].hi, cu);
 		int none = si->cufirst[cu] == si->cufirst[cu + 1];
-		if (none) {
-			memmove(si->without + 1, si->without, si->nwithout * sizeof *si->without);
-			si->without[0] = cu;
-			si->nwithout++;
-		}
+		if (none)
+			si->without[si->nwithout++] = cu;
 		if ((none || cu_holds(si, cu, addr)) && (r = answer(si, cu, addr, file, line)) != 0)
 			return r > 0;
 	}
@@ -519,15 +529,16 @@ void srcinfo_close(struct srcinfo *si)
 {
 	if (!si)
 		return;
-	dwarf_end(si->dw);
 	for (size_t i = 0; i < si->ncus; i++) {
 		free(si->funcs[i].v);
 		free(si->funcs[i].seg);
 		free(si->funcs[i].name);
 		free(si->funcs[i].linkage);
+		free(si->funcs[i].named);
 	}
 	free(si->funcs);
 	free(si->cus);
+	dwreader_release(&si->dw);
 	free(si->cufirst);
 	free(si->curanges);
 	addrtrie_free(&si->trie);
@@ -542,5 +553,6 @@ void srcinfo_close(struct srcinfo *si)
 	free(si->npaths);
 	free(si->without);
 	free(si->mark);
+	elf_end(si->elf);
 	free(si);
 }

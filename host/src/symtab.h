@@ -76,6 +76,7 @@ struct symtab {
 	struct srcinfo *si;        /* -l: the DWARF the symbols were looked up in, as they left
 				    * it (BFD keeps its state for gprof's line symbols) */
 	int dwarf_fd;                 /* its file */
+	int clones_left_out;       /* the ELF has GCC clones gprof's filter leaves out */
 };
 
 void symtab_finalize(struct symtab *tab);

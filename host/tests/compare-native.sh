@@ -193,7 +193,7 @@ done
 # profile of 20000 functions (its own sorting, hashing and printing get the samples).
 d=$W/self
 mkdir -p "$d"
-if gcc -pg -O2 -g -std=gnu11 "$PWD"/host/src/*.c -lelf -ldw -lm -ldl -o "$d/prog" 2> "$d/cc.err" &&
+if gcc -pg -O2 -g -std=gnu11 "$PWD"/host/src/*.c -lelf -lm -ldl -o "$d/prog" 2> "$d/cc.err" &&
 	"$G" asm 20000 5 > "$d/f.s" && gcc -nostdlib -static -Wl,-e,_start "$d/f.s" -o "$d/f.elf" &&
 	"$G" gmon "$d/f.elf" "$d/in.gmon" -s 3 -a 60000 -n 100000 &&
 	(cd "$d" && ./prog -b f.elf in.gmon > /dev/null && mv gmon.out gmon.1 &&

@@ -77,7 +77,7 @@ if command -v clang > /dev/null && echo 'int LLVMFuzzerTestOneInput(const char *
 	clang -fsanitize=fuzzer t.c -o t.fuzz 2> /dev/null; then
 	# without the sanitizers (built by make fuzz): only the file handling is checked here
 	clang -std=gnu11 -O1 -fsanitize=fuzzer -I"$SRC/host/src" "$SRC/host/fuzz/fuzz-elf.c" \
-		$(ls "$SRC"/host/src/*.c | grep -v '/main\.c$') -lelf -ldw -lm -ldl -o fuzz-elf ||
+		$(ls "$SRC"/host/src/*.c | grep -v '/main\.c$') -lelf -lm -ldl -o fuzz-elf ||
 		{ nok "building the ELF fuzzer"; exit 1; }
 	mkdir corpus tmp && cp x.elf corpus/
 	TMPDIR=$W/tmp ./fuzz-elf -runs=200 -seed=1 corpus > fuzz.log 2>&1 &

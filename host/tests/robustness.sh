@@ -62,6 +62,31 @@ for g in good.gmon:x.elf good32.gmon:a.elf bsd.gmon:x.elf; do
 	if [ $fails -eq 0 ]; then ok "$f with 30 mutations: no crash"; else nok "$f mutated: $fails bad runs; $bad"; fi
 done
 
+# Debugging entries read by tgprof's own reader (dwinfo.c): a unit whose abbreviation table
+# has no attribute at all (the ELF fuzzer's finding: arithmetic on the null array of them,
+# which clang's UBSan in make fuzz reports and gcc's here does not), and units whose
+# entries lie, each read without a crash and without a sanitizer report.
+dwarf_unit() {  # ABBREVS INFO: f.s with a .debug_abbrev and a .debug_info of these bytes
+	cat f.s
+	printf '\t.section .debug_abbrev,"",@progbits\n\t.byte %s\n' "$1"
+	printf '\t.section .debug_info,"",@progbits\n\t.byte %s\n' "$2"
+}
+fails=0
+# (a DWARF 4 unit of 9 bytes: length 5... then its entries; abbreviation 1 a compile unit
+# with children, 2 a subprogram; neither has an attribute)
+for u in "1,0x11,1,0,0,2,0x2e,0,0,0,0:12,0,0,0,4,0,0,0,0,0,8,1,2,2,0,0" \
+	 "1,0x11,1,0,0,0:9,0,0,0,4,0,0,0,0,0,8,1,0" \
+	 "1,0x11,1,0x55,0x17,0x11,0x01,0x12,0x07,0,0,0:30,0,0,0,5,0,1,8,0,0,0,0,1,0xff,0xff,0xff,0x7f,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0" \
+	 "1,0x11,1,0x1b,0x1f,0,0,0:12,0,0,0,4,0,0,0,0,0,8,1,0xf0,0xff,0xff,0x0f"; do
+	dwarf_unit "${u%%:*}" "${u#*:}" > dw.s && gcc -nostdlib -static -Wl,-e,_start dw.s -o dw.elf ||
+		{ fails=$((fails + 1)); bad="assembling $u"; continue; }
+	for o in -b "-b -l"; do
+		# shellcheck disable=SC2086
+		run_case "unit $u [$o]" dw.elf $o dw.elf good.gmon || fails=$((fails + 1))
+	done
+done
+if [ $fails -eq 0 ]; then ok "debugging entries without attributes, or lying: no crash"; else nok "debugging entries: $fails bad runs; $bad"; fi
+
 # Errors name the file and the byte offset.
 head -c 30 good.gmon > short.gmon
 "$T" -b x.elf short.gmon > /dev/null 2> err.txt
