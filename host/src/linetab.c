@@ -32,6 +32,7 @@
 #include <dwarf.h>
 #include "error.h"
 #include "linetab.h"
+#include "dwread.h"
 
 #define NONE SIZE_MAX
 /* HP's extended opcode, which BFD skips (libdw's dwarf.h does not name it) */
@@ -73,52 +74,6 @@ struct linetab {
 	uint64_t (*spans)[2];      /* the finished sequences' spans, in decode order */
 	size_t nspans, spans_cap;
 };
-
-/* ---- reading the section ---------------------------------------------------------- */
-struct rd {
-	const unsigned char *p, *end;
-	int big;
-};
-
-/* Past the end, reads give 0 and stay at the end (BFD's safe reads). */
-static uint64_t rd_fixed(struct rd *r, size_t n)
-{
-	if ((size_t)(r->end - r->p) < n) {
-		r->p = r->end;
-		return 0;
-	}
-	uint64_t v = 0;
-	for (size_t i = 0; i < n; i++)
-		v = r->big ? v << 8 | r->p[i] : v | (uint64_t)r->p[i] << (8 * i);
-	r->p += n;
-	return v;
-}
-
-static uint64_t rd_leb_long(struct rd *r, int sign)
-{
-	uint64_t v = 0;
-	unsigned sh = 0;
-	unsigned char b = 0;
-	while (r->p < r->end) {
-		b = *r->p++;
-		if (sh < 64)
-			v |= (uint64_t)(b & 0x7f) << sh;
-		sh += 7;
-		if (!(b & 0x80))
-			break;
-	}
-	if (sign && sh < 64 && (b & 0x40))
-		v |= ~(uint64_t)0 << sh;
-	return v;
-}
-
-/* Most numbers are one byte. */
-static inline uint64_t rd_leb(struct rd *r, int sign)
-{
-	if (r->p < r->end && !(*r->p & 0x80) && !(sign && (*r->p & 0x40)))
-		return *r->p++;
-	return rd_leb_long(r, sign);
-}
 
 /* ---- BFD's add_line_info ---------------------------------------------------------- */
 static int sorts_after(const struct lrow *a, const struct lrow *b)
@@ -350,7 +305,7 @@ static int read_entries_v5(struct linetab *t, struct rd *r, const struct linesec
 
 static int read_tables(struct linetab *t, const struct lhead *h, const struct linesecs *secs)
 {
-	struct rd r = {h->tables, h->prog, secs->big};
+	struct rd r = {.p = h->tables, .end = h->prog, .big = secs->big};
 	t->version = h->version;
 	if (h->version < 5) {
 		read_tables_v4(t, &r);
@@ -631,7 +586,7 @@ struct linetab *linetab_read(const struct linesecs *secs, uint64_t off, unsigned
 {
 	if (!secs->line || secs->line_size < 16 || off >= secs->line_size)
 		return NULL;
-	struct rd r = {secs->line + off, secs->line + secs->line_size, secs->big};
+	struct rd r = {.p = secs->line + off, .end = secs->line + secs->line_size, .big = secs->big};
 	struct lhead h;
 	struct linetab *t = xcalloc(1, sizeof *t);
 	if (read_header(&r, &h) != 0 || read_tables(t, &h, secs) != 0 ||
