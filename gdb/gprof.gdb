@@ -68,19 +68,16 @@ def _state():
 # __profile_hit counts a sample, then calls profile_stack_sample to put it in a node: a
 # step out of __profile_hit lands there, and is stepped out of too (else gmon.out would
 # have the sample and gmon.stacks not, and the reset would drop it from the tree).
-_HOT_FUNCTIONS = ("__profile_hit", "__profile_mcount", "profile_stack_sample")
+# The functions the hot paths run in their masked sections are hot too, by name (GCC's
+# clones, hit_miss.constprop.0, and inlined frames alike): __profile_hit may tail-call
+# hit_miss, which then has no __profile_hit frame above it. Their callees are found by the
+# frames above them, up to the first outside the package.
+_HOT_FUNCTIONS = ("__profile_hit", "hit_miss", "hist_count_slow", "profile_bin_store",
+                  "overhead_count", "__profile_mcount", "mcount_miss", "profile_arc_add",
+                  "arc_insert", "arc_promote", "profile_stack_sample")
 _HOT_STUBS = ("__gnu_mcount_nc", "_mcount")
 _MAX_STEPS = 10000
-
-
-def _function_range(name):
-    sym = gdb.lookup_global_symbol(name)
-    if sym is None:
-        return None
-    block = gdb.block_for_pc(int(sym.value().address))
-    while block is not None and block.function is None:
-        block = block.superblock
-    return (block.start, block.end) if block is not None else None
+_MAX_HOT_FRAMES = 16
 
 
 def _stub_range(name):
@@ -101,9 +98,39 @@ def _stub_range(name):
         end += 2
 
 
-def _in_hot_path(ranges):
-    pc = int(gdb.newest_frame().pc())
-    return any(lo <= pc < hi for lo, hi in ranges)
+def _package_range():
+    """[start, end) of the package's code (the board's linker script), or None."""
+    try:
+        return (int(gdb.parse_and_eval("(unsigned long)&__profile_text_start")),
+                int(gdb.parse_and_eval("(unsigned long)&__profile_text_end")))
+    except gdb.error:
+        return None
+
+
+def _in_hot_path(stubs, package):
+    """Whether the target is halted in a hot path: in an mcount stub, or in a hot function
+    or something it called, inlined or not (the frames up to the first outside the
+    package)."""
+    f = gdb.newest_frame()
+    if any(lo <= int(f.pc()) < hi for lo, hi in stubs):
+        return True
+    for _ in range(_MAX_HOT_FRAMES):
+        try:
+            name = f.name()
+        except gdb.error:
+            return False
+        if name and name.split(".")[0] in _HOT_FUNCTIONS:
+            return True
+        inline = f.type() == gdb.INLINE_FRAME
+        if not inline and (package is None or not package[0] <= int(f.pc()) < package[1]):
+            return False
+        try:
+            f = f.older()
+        except gdb.error:
+            return False
+        if f is None:
+            return False
+    return False
 
 
 def _release_frame():
@@ -162,8 +189,8 @@ def _run_to_busy_clear():
 
 def _quiesce(s):
     """Runs the target out of any change to the profiling data it is halted in."""
-    ranges = [r for r in map(_function_range, _HOT_FUNCTIONS) if r]
-    ranges += [r for r in map(_stub_range, _HOT_STUBS) if r]
+    stubs = [r for r in map(_stub_range, _HOT_STUBS) if r]
+    package = _package_range()
     moved = False
     for _ in range(_MAX_STEPS):
         release = None if int(s["lasting"]["busy"]) else _release_frame()
@@ -171,7 +198,7 @@ def _quiesce(s):
             _run_to_busy_clear()
         elif release is not None:
             _run_out_of(release)
-        elif _in_hot_path(ranges):
+        elif _in_hot_path(stubs, package):
             gdb.execute("stepi", to_string=True)
         else:
             break

@@ -103,12 +103,19 @@ def swept_functions(elf=ELF, swept=SWEPT, accept=lambda name, start: True):
 
 
 def instructions(start, size, elf=ELF):
+    """The addresses of the instructions in [start, start + size): Thumb's halfwords (one
+    or two) and ARM's words alike, literal pools (.word) left out. None is an error: a
+    sweep of nothing would pass."""
     p = subprocess.run([OBJDUMP, "-d", "--start-address=0x%x" % start,
                         "--stop-address=0x%x" % (start + size), elf],
                        stdout=subprocess.PIPE, text=True, check=True)
-    return [int(m.group(1), 16) for m in
-            re.finditer(r"^\s*([0-9a-f]+):\s+[0-9a-f]{4}(?: [0-9a-f]{4})?\s+(?!\.word)\S",
-                        p.stdout, re.M)]
+    found = [int(m.group(1), 16) for m in
+             re.finditer(r"^\s*([0-9a-f]+):\s+(?:[0-9a-f]{8}|[0-9a-f]{4}(?: [0-9a-f]{4})?)"
+                         r"\s+(?!\.word)\S", p.stdout, re.M)]
+    if not found:
+        raise SystemExit("test_sweep: no instruction found in 0x%x..0x%x of %s"
+                         % (start, start + size, elf))
+    return found
 
 
 def swept_instructions(funcs, elf=ELF):
