@@ -41,7 +41,7 @@ volatile float fp_zero;
 KEEP uint32_t produce(uint32_t i)
 {
     uint32_t v = i;
-    for (int k = 0; k < 60; k++)
+    for (int k = 0; k < 60 * WORK_SCALE; k++)
         v = v * 1103515245u + 12345u;
     return v;
 }
@@ -49,22 +49,22 @@ KEEP uint32_t produce(uint32_t i)
 KEEP void consume(uint32_t v)
 {
     FP_LIVE(g);
-    for (int k = 0; k < 90; k++) {
+    for (int k = 0; k < 90 * WORK_SCALE; k++) {
         sink ^= v >> (k & 7);
         FP_STEP(g, 2.0f);
     }
-    FP_CHECK(0, g, 180.0f);
+    FP_CHECK(0, g, 180.0f * WORK_SCALE);
     received++;
 }
 
 KEEP void crunch(void)
 {
     FP_LIVE(f);
-    for (int k = 0; k < 150; k++) {
+    for (int k = 0; k < 150 * WORK_SCALE; k++) {
         sink += (uint32_t)k * 7u;
         FP_STEP(f, 1.0f);
     }
-    FP_CHECK(1, f, 150.0f);
+    FP_CHECK(1, f, 150.0f * WORK_SCALE);
 }
 
 KEEP void fast_work(void)

@@ -15,10 +15,14 @@
  * tick: a round interval against a periodic task) */
 #ifdef __riscv
 #define SAMPLE_US    25    /* (a trap saves every register: ~300 instructions) */
+#define WORK_SCALE   3     /* the tasks' loops: as many samples as on the other boards */
 #elif defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'A'
 #define SAMPLE_US    25    /* (vexpress-a9's shortest, 10 us, leaves the dither no room) */
 #else
 #define SAMPLE_US    10
+#endif
+#ifndef WORK_SCALE
+#define WORK_SCALE   1
 #endif
 #define TICKS_RUN    120   /* the ticker's wake-ups: one a tick */
 #define BURST_LOOP   250   /* its work at each: not a whole number of periods */
