@@ -3,7 +3,7 @@
  *
  * The histogram goes out as one record per range (profile_on_ranges), in address order;
  * GNU gprof (hist.c, hist_read_rec) reads records side by side that do not overlap. And
- * gmon.out's bins are 16-bit, whatever the target's (8-bit, with overflow entries: hist.c):
+ * gmon.out's bins are 16-bit, whatever the target's (8-bit or 16-bit, with overflow entries: hist.c):
  * a bucket's true count goes out as its 16-bit bin while it is below 0xFFFF; within a
  * range, the bins between two buckets of 0xFFFF or more go out as a record, and each such
  * bucket as ceil(count / 65535) records of that one bucket whose counts (65535 each, the
@@ -50,7 +50,7 @@ void profile_gmon_reader_init(struct profile_gmon_reader *r)
 
 #define PIECE           PROFILE_GMON_BIN_MAX    /* the most a record's bin holds */
 #define PIECE_BYTES     (HIST_HDR_BYTES + 2)    /* a record of one bin */
-#define BIN_CHUNK       16u     /* gmon.out bins built per piece (from 8-bit bins) */
+#define BIN_CHUNK       16u     /* gmon.out bins built per piece (from the target's bins) */
 
 /* Records of one bin that a bucket of this count takes (count >= 0xFFFF). */
 static uint32_t pieces(uint32_t count)

@@ -48,7 +48,8 @@ void profile_bin_store(struct profile_state *s, uint32_t b, uint64_t count, int 
     uint32_t t = (uint32_t)count;
     if (t < PROFILE_BIN_MAX)
         stuck = 0;              /* (a stuck bin holds PROFILE_BIN_MAX of the count at least) */
-    /* The bin takes t mod PROFILE_BIN_MAX (at most 0xFE: it counts on) or, stuck, 0xFF. */
+    /* The bin takes t mod PROFILE_BIN_MAX (at most PROFILE_BIN_MAX - 1: it counts on) or,
+     * stuck, PROFILE_BIN_MAX. */
     uint32_t low = stuck ? PROFILE_BIN_MAX : t % PROFILE_BIN_MAX;
     uint32_t high = t - low;    /* <= 2^32-1 - PROFILE_BIN_MAX */
     if (high && !has) {
@@ -106,10 +107,10 @@ static inline void overhead_count(struct profile_state *s)
 }
 
 /* Everything but a sample in the fast path's range with the gate open and its bin below
- * 0xFE: a pending reset, profiling off, a PC in another range (profile_on_ranges) or in
- * none, a bin that fills up or is stuck. Entered with interrupts masked; restores them.
- * Classifies as the fast path does: profiler overhead first (wherever the package's code
- * is), then the ranges. */
+ * PROFILE_BIN_MAX - 1: a pending reset, profiling off, a PC in another range
+ * (profile_on_ranges) or in none, a bin that fills up or is stuck. Entered with
+ * interrupts masked; restores them. Classifies as the fast path does: profiler overhead
+ * first (wherever the package's code is), then the ranges. */
 static __attribute__((noinline)) void hit_miss(struct profile_state *s, uintptr_t pc,
                                                hal_profile_irq_state irq)
 {

@@ -43,11 +43,11 @@ struct profile_arc {
 };
 
 /*
- * A histogram bucket counted past what its 8-bit bin holds (hist.c): its true count is
+ * A histogram bucket counted past what its bin holds (hist.c): its true count is
  * high + its bin, up to 2^32-1. A set has PROFILE_OVF_CAPACITY of them, the ovf_used in use
  * first, sorted by bin (the serializer and gdb write them in address order).
- *   - a bin below PROFILE_BIN_MAX (0xFF) counts on: the bucket's true count is high + bin
- *     (high 0 without an entry);
+ *   - a bin below PROFILE_BIN_MAX (0xFF, or 0xFFFF with 2-byte bins) counts on: the
+ *     bucket's true count is high + bin (high 0 without an entry);
  *   - a bin at PROFILE_BIN_MAX is stuck (saturated): it refuses every further sample, which
  *     is counted in samples only. It sticks when no entry is free, or at 2^32-1;
  *   - the sample that would bring a bin to PROFILE_BIN_MAX moves PROFILE_BIN_MAX into the
@@ -216,7 +216,7 @@ extern size_t profile_enomem_bytes;
 /*
  * A set of arrays (profile_on allocates one, and a spare for snapshots): its parts in
  * address order, the arc records first (word alignment), then the overflow entries, then
- * the 8-bit bins. Both profile_set_layout, which places the parts, and snapshot.c, which
+ * the bins. Both profile_set_layout, which places the parts, and snapshot.c, which
  * zeroes a frozen set up to the end of one part in a single span, take the order from
  * profile_set_span.
  */
