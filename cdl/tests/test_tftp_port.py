@@ -101,11 +101,30 @@ def silent(t, port, what):
     t.ok(reply is None, what, repr(reply))
 
 
+PORT, STATIC_IP = 6969, "10.0.2.16"
+ALLOW = ['CYGDAT_PROFILE_TFTP_ALLOW="10.0.2.0"', "CYGNUM_PROFILE_TFTP_ALLOW_PREFIX=30"]
+BAD_ALLOW = ['CYGDAT_PROFILE_TFTP_ALLOW="10.0.2.2"', "CYGNUM_PROFILE_TFTP_ALLOW_PREFIX=24"]
+# Every configuration main() boots: make test builds them beforehand (--build), side by
+# side with the rest, since this test runs alone.
+CONFIGS = (["CYGNUM_PROFILE_TFTP_PORT=%d" % PORT], ["CYGHWR_DEVS_ETH_LAN9118_DHCP=1"],
+           ['CYGDAT_DEVS_ETH_LAN9118_IP="%s"' % STATIC_IP], ALLOW, BAD_ALLOW)
+
+
+def build_all():
+    for values in CONFIGS:
+        tb = make(values, "config-dir").stdout.strip()
+        p = make(values, os.path.join(tb, "fw", "tftp.elf"))
+        if p.returncode != 0:
+            sys.stdout.write(p.stdout)
+            return 1
+    return 0
+
+
 def main():
     t = h.Tap()
 
     # ---- CYGNUM_PROFILE_TFTP_PORT ----
-    port = 6969
+    port = PORT
     with booted(t, ["CYGNUM_PROFILE_TFTP_PORT=%d" % port],
                 [(tl.GUEST_IP, port), (tl.GUEST_IP, 69)], "port %d" % port) as b:
         if b:
@@ -126,7 +145,7 @@ def main():
             got_gmon(t, b.ports[0], b.out, "DHCP: tftp-hpa gets gmon.out")
 
     # ---- CYGDAT_DEVS_ETH_LAN9118_IP ----
-    ip = "10.0.2.16"
+    ip = STATIC_IP
     with booted(t, ['CYGDAT_DEVS_ETH_LAN9118_IP="%s"' % ip], [(ip, 69), (tl.GUEST_IP, 69)],
                 "static %s" % ip) as b:
         if b:
@@ -154,7 +173,7 @@ def main():
             t.ok(p.returncode == 1 and want in p.stdout, "configure refuses %s: %s" % (" ".join(extra), want),
                  p.stdout)
 
-    allow = ['CYGDAT_PROFILE_TFTP_ALLOW="10.0.2.0"', "CYGNUM_PROFILE_TFTP_ALLOW_PREFIX=30"]
+    allow = ALLOW
     with booted(t, allow, [(tl.GUEST_IP, 69)], "allow 10.0.2.0/30") as b:
         if b:
             tg, port = b.tg, b.ports[0]
@@ -225,7 +244,7 @@ def main():
     # string functions): "10.0.2.2" with prefix 24 has host bits set (one host or the subnet?).
     # The daemon does not start (-EINVAL) and says why; profiling runs; nobody is served,
     # not even the host (10.0.2.2, inside 10.0.2.0/24).
-    bad = ['CYGDAT_PROFILE_TFTP_ALLOW="10.0.2.2"', "CYGNUM_PROFILE_TFTP_ALLOW_PREFIX=24"]
+    bad = BAD_ALLOW
     with booted(t, bad, [(tl.GUEST_IP, 69)], "allow 10.0.2.2/24 (host bits set)") as b:
         if b:
             t.ok('profile: TFTP daemon not started: CYGDAT_PROFILE_TFTP_ALLOW "10.0.2.2" has bits set '
@@ -238,4 +257,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(build_all() if sys.argv[1:] == ["--build"] else main())

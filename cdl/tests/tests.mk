@@ -8,3 +8,9 @@ $(eval $(call firmware,cdlprobe-pg,cdl/tests/probe_pg.c,cdl/tests/probe.c))
 TESTS     += cdl/tests/test_configure.sh cdl/tests/test_options.sh cdl/tests/test_tftp_port.py \
              cdl/tests/test_losses.py
 TEST_DEPS += $(TB)/fw/cdlprobe.elf $(TB)/fw/cdlprobe-pg.elf
+# test_tftp_port.py runs alone (tests/schedule): its configurations are built beforehand,
+# beside the rest of the build.
+.PHONY: tftp-port-fw
+tftp-port-fw: | $(SETUP_STAMP)
+	@BOARD=$(BOARD) cdl/tests/test_tftp_port.py --build
+TEST_DEPS += tftp-port-fw
