@@ -175,17 +175,18 @@ def run_firmware(elf, out_dir, icount, samples, phases=PHASES):
     shutil.rmtree(out_dir, ignore_errors=True)
     os.makedirs(out_dir)
     img = Image(elf)
-    # (set at main: the startup's copy of .data would undo it at the reset)
-    traces, cmds = {}, ["tbreak main", "continue", "set var truth_samples = %d" % samples,
-                        "cd " + out_dir, "break truth_trace", "break truth_done"]
-    for p in phases:
+    traces, cmds = {}, ["cd " + out_dir, "break truth_trace", "break truth_done"]
+    for i, p in enumerate(phases):
         fifo = os.path.join(out_dir, "trace%d.fifo" % p)
         os.mkfifo(fifo)
         traces[p] = Trace(fifo, img)
         traces[p].start()
         # (a stop moves QEMU's clock on: the firmware starts its tick again after the
         # truth_mark where gdb stops, and the trace counts from the truth_begin after it)
-        cmds += ["continue", "tbreak truth_mark", "continue", "set var truth_resync = 1",
+        # (the sample target is set at the first phase's first stop, some 64 samples in:
+        # before the startup, its copy of .data would undo it)
+        cmds += ["continue"] + (["set var truth_samples = %d" % samples] if i == 0 else [])
+        cmds += ["tbreak truth_mark", "continue", "set var truth_resync = 1",
                  "monitor logfile " + fifo, "monitor singlestep on", "monitor log exec,nochain",
                  "tbreak truth_mark", "continue",
                  "monitor log none", "monitor singlestep off", "monitor logfile /dev/null",
