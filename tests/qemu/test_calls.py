@@ -46,7 +46,8 @@ def hard_float(elf):
 
 
 def run(tag):
-    """Boot, stop at phase 1, fetch; reset and dump; run to phase 2, dump.
+    """Boot, stop at main (before any timer runs: the target must run on from such a
+    stop), stop at phase 1, fetch; reset and dump; run to phase 2, dump.
     Returns (dir, gdb output)."""
     d = os.path.join(OUT, tag)
     shutil.rmtree(d, ignore_errors=True)
@@ -54,6 +55,8 @@ def run(tag):
         os.makedirs(os.path.join(d, sub))
     with h.Qemu(ELF, os.path.join(d, "qemu.log")) as q:
         rc, out = h.gdb(ELF, q.port, [
+            "tbreak main",
+            "continue",
             "break phase_done",
             "continue",
             "cd " + os.path.join(d, "phase1"),

@@ -69,14 +69,28 @@ static inline __attribute__((always_inline)) void mtimecmp_write(uint64_t value)
 #endif
 }
 
-/* mtimecmp for the nearer deadline, or never. */
+/*
+ * With neither channel running, the comparator is still armed, IDLE_REACH_TICKS ahead (one
+ * second), not left at "never": QEMU under -icount with sleep=off moves its clock, while a
+ * debugger holds the CPU, to the next armed deadline, and with none it cannot run the CPU
+ * again (a stop at main, before any timer starts, hung the target). The interrupt that
+ * comes then finds nothing due and arms the next (mtimer_isr_shared): one a second.
+ */
+#define IDLE_REACH_TICKS ((uint64_t)BOARD_CLOCK_HZ)
+
+/* mtimecmp for the nearer deadline, or IDLE_REACH_TICKS on with none. */
 static inline __attribute__((always_inline)) void mtimer_program(void)
 {
-    uint64_t next = UINT64_MAX;
-    if (profile_channel.interval)
+    uint64_t next;
+    if (profile_channel.interval) {
         next = profile_channel.deadline;
-    if (tick_channel.interval && tick_channel.deadline < next)
+        if (tick_channel.interval && tick_channel.deadline < next)
+            next = tick_channel.deadline;
+    } else if (tick_channel.interval) {
         next = tick_channel.deadline;
+    } else {
+        next = mtime_read() + IDLE_REACH_TICKS;
+    }
     mtimecmp_write(next);
 }
 
@@ -108,7 +122,7 @@ static inline __attribute__((always_inline)) uint64_t profile_next(uint64_t now)
 /* At reset: mtimecmp's reset value is unspecified (QEMU's is 0, due at once). */
 void hal_riscv_mtimer_init(void)
 {
-    mtimecmp_write(UINT64_MAX);
+    mtimer_program();
 }
 
 /* Both channels, or a stray interrupt: whatever is due, then the nearer deadline. */
