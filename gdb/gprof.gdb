@@ -80,12 +80,29 @@ _MAX_STEPS = 10000
 _MAX_HOT_FRAMES = 16
 
 
+# The stubs' ranges, found once per program file (its path, modification time and the
+# stub's address): finding a range asks gdb about every halfword of the stub, a hundred
+# round trips that every fetch and reset would otherwise repeat.
+_stub_ranges = {}
+
+
 def _stub_range(name):
     """[start, end) of an mcount stub from its ELF symbol (value and size), or None."""
     try:
         start = int(gdb.parse_and_eval("(unsigned long)&%s" % name))
     except gdb.error:
         return None
+    path = gdb.current_progspace().filename
+    try:
+        key = (path, os.path.getmtime(path), name, start)
+    except (OSError, TypeError):
+        key = None
+    if key not in _stub_ranges or key is None:
+        _stub_ranges[key] = _stub_extent(name, start)
+    return _stub_ranges[key]
+
+
+def _stub_extent(name, start):
     # The symbol's size: the address just past it is no longer "name + offset".
     out = gdb.execute("info symbol 0x%x" % start, to_string=True)
     if not out.startswith(name + " "):
