@@ -144,15 +144,23 @@ static int hist_header(struct profile *p, struct reader *r, size_t at, uint64_t 
 static void read_bins(struct reader *r, struct profile *prof, struct hist *h)
 {
 	const unsigned char *p = r->buf + r->off;
-	int hi = r->big_endian ? 0 : 1;      /* the more significant byte of each bin */
 	uint64_t sum = 0;
 	int ffff = 0;
-	for (uint32_t i = 0; i < h->num_bins; i++, p += 2) {
-		unsigned v = (unsigned)p[hi] << 8 | p[!hi];
-		h->sample[i] += v;
-		sum += v;
-		ffff |= v == 0xffff;
-	}
+	/* (a loop for each byte order, each simple enough for the compiler to widen) */
+	if (r->big_endian)
+		for (uint32_t i = 0; i < h->num_bins; i++) {
+			unsigned v = (unsigned)p[2 * i] << 8 | p[2 * i + 1];
+			h->sample[i] += v;
+			sum += v;
+			ffff |= v == 0xffff;
+		}
+	else
+		for (uint32_t i = 0; i < h->num_bins; i++) {
+			unsigned v = (unsigned)p[2 * i + 1] << 8 | p[2 * i];
+			h->sample[i] += v;
+			sum += v;
+			ffff |= v == 0xffff;
+		}
 	if (r->nrecs == r->recs_cap) {
 		r->recs_cap = r->recs_cap ? 2 * r->recs_cap : 8;
 		r->recs = xrealloc(r->recs, r->recs_cap * sizeof *r->recs);
