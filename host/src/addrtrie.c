@@ -71,22 +71,34 @@ static int ranges_overlap(uint64_t lo1, uint64_t hi1, uint64_t lo2, uint64_t hi2
 	return lo2 <= hi1;
 }
 
+/* Into LEAF: the range extends the first of CU's it overlaps or touches, or goes at the
+ * end; 0 if it does neither, the leaf being full. */
+static int leaf_add(struct addrtrie_node *leaf, size_t cu, uint64_t lo, uint64_t hi)
+{
+	for (unsigned i = 0; i < leaf->n; i++) {
+		struct addrtrie_range *r = &leaf->r[i];
+		if (r->cu == cu && ranges_overlap(lo, hi, r->lo, r->hi)) {
+			if (lo < r->lo)
+				r->lo = lo;
+			if (hi > r->hi)
+				r->hi = hi;
+			return 1;
+		}
+	}
+	if (leaf->n == leaf->room)
+		return 0;
+	leaf->r[leaf->n++] = (struct addrtrie_range){lo, hi, cu};
+	return 1;
+}
+
 static struct addrtrie_node *insert(struct addrtrie *t, struct addrtrie_node *node, uint64_t pc,
 				    unsigned bits, size_t cu, uint64_t lo, uint64_t hi)
 {
 	int full = 0;
 	if (node->room) {
-		for (unsigned i = 0; i < node->n; i++) {
-			struct addrtrie_range *r = &node->r[i];
-			if (r->cu == cu && ranges_overlap(lo, hi, r->lo, r->hi)) {
-				if (lo < r->lo)
-					r->lo = lo;
-				if (hi > r->hi)
-					r->hi = hi;
-				return node;
-			}
-		}
-		full = node->n == node->room;
+		if (leaf_add(node, cu, lo, hi))
+			return node;
+		full = 1;
 	}
 	if (full && bits < VMA_BITS) {
 		struct addrtrie_node *leaf = node;
@@ -120,7 +132,12 @@ static struct addrtrie_node *insert(struct addrtrie *t, struct addrtrie_node *no
 		struct addrtrie_node *child = node->child[ch];
 		if (!child)
 			child = node_new(t, LEAF_SIZE);
-		node->child[ch] = insert(t, child, pc + ((uint64_t)ch << shift), bits + 8, cu, lo, hi);
+		/* (a leaf with room takes it here: a range may span hundreds of them) */
+		if (child->room && leaf_add(child, cu, lo, hi))
+			node->child[ch] = child;
+		else
+			node->child[ch] = insert(t, child, pc + ((uint64_t)ch << shift), bits + 8,
+						 cu, lo, hi);
 	}
 	return node;
 }
