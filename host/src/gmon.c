@@ -30,7 +30,6 @@ struct reader {
 	int big_endian, is64;
 	struct binrec *recs;       /* this file's histogram records */
 	size_t nrecs, recs_cap;
-	uint64_t added;            /* the sum of their bins */
 };
 
 static int need(struct reader *r, size_t n, const char *what)
@@ -144,29 +143,28 @@ static int hist_header(struct profile *p, struct reader *r, size_t at, uint64_t 
 static void read_bins(struct reader *r, struct profile *prof, struct hist *h)
 {
 	const unsigned char *p = r->buf + r->off;
-	uint64_t sum = 0;
 	int ffff = 0;
-	/* (a loop for each byte order, each simple enough for the compiler to widen) */
+	/* (a loop for each byte order; what the bins add up to is summed only when the
+	 * file's counters need it: bins_sum) */
 	if (r->big_endian)
 		for (uint32_t i = 0; i < h->num_bins; i++) {
 			unsigned v = (unsigned)p[2 * i] << 8 | p[2 * i + 1];
 			h->sample[i] += v;
-			sum += v;
-			ffff |= v == 0xffff;
+			if (v == 0xffff)
+				ffff = 1;
 		}
 	else
 		for (uint32_t i = 0; i < h->num_bins; i++) {
 			unsigned v = (unsigned)p[2 * i + 1] << 8 | p[2 * i];
 			h->sample[i] += v;
-			sum += v;
-			ffff |= v == 0xffff;
+			if (v == 0xffff)
+				ffff = 1;
 		}
 	if (r->nrecs == r->recs_cap) {
 		r->recs_cap = r->recs_cap ? 2 * r->recs_cap : 8;
 		r->recs = xrealloc(r->recs, r->recs_cap * sizeof *r->recs);
 	}
 	r->recs[r->nrecs++] = (struct binrec){(unsigned)(h - prof->hists), r->off, h->num_bins, ffff};
-	r->added += sum;
 	r->off += (size_t)h->num_bins * 2;
 }
 
@@ -354,6 +352,19 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
  * file adds to each bin, over all its records for the range: a sum written by -s splits a
  * bin over 65535 into several records, whose first ones hold 0xffff without being
  * saturated.  A range with one record (the usual case) is judged on the record alone. */
+/* What this file's histogram records add up to. */
+static uint64_t bins_sum(const struct reader *r)
+{
+	uint64_t sum = 0;
+	int hi = r->big_endian ? 0 : 1;
+	for (size_t i = 0; i < r->nrecs; i++) {
+		const unsigned char *b = r->buf + r->recs[i].off;
+		for (uint32_t k = 0; k < r->recs[i].n; k++, b += 2)
+			sum += (unsigned)b[hi] << 8 | b[!hi];
+	}
+	return sum;
+}
+
 static int bins_saturated(const struct reader *r, const struct profile *p)
 {
 	size_t *count = xcalloc(p->nhists + 1, sizeof *count);
@@ -447,7 +458,8 @@ int gmon_parse(struct profile *p, const char *name, const unsigned char *buf, si
 	int rc = (is_gnu && format != 2) ? parse_gnu(p, &r, fi) : parse_bsd(p, &r, fi);
 	int saturated = 0;
 	if (!rc) {
-		fi->samples_binned = r.added;
+		if (fi->samples_total || fi->samples_overhead)
+			fi->samples_binned = bins_sum(&r);
 		saturated = bins_saturated(&r, p);
 	}
 	free(r.recs);
