@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dwarf.h>
+#include "dwconst.h"
 #include "dwinfo.h"
 #include "dwread.h"
 #include "error.h"

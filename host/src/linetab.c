@@ -29,7 +29,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dwarf.h>
+#include "dwconst.h"
 #include "error.h"
 #include "linetab.h"
 #include "dwread.h"
@@ -41,8 +41,6 @@ typedef uint32_t rowid;
 #define ROWS_MAX (UINT32_MAX - 1)
 /* Rows allocated at first: as many as the program has bytes, up to this many */
 #define ROWS_FIRST ((size_t)1 << 22)
-/* HP's extended opcode, which BFD skips (libdw's dwarf.h does not name it) */
-#define DW_LNE_HP_SOURCE_FILE_CORRELATION 0x80
 
 struct lrow {
 	uint64_t addr;
