@@ -359,9 +359,26 @@ static void advance(struct lstate *st, const struct lhead *h, uint64_t adv)
 
 static void emit(struct linetab *t, struct lstate *st, int end)
 {
-	struct lrow row = {st->addr, st->line, st->file, (unsigned char)st->op_index,
-			   (unsigned char)end, NONE};
-	add_row(t, &row);
+	struct lseq *s = t->nseqs ? &t->seqs[t->nseqs - 1] : NULL;
+	struct lrow *last = s ? &t->rows[s->last] : NULL;
+	/* add_row's common cases, at less cost: in an open sequence, a row at the last one's
+	 * address takes its place (GCC writes several at an address; nothing else links to
+	 * the last row, so it is overwritten), a row past it goes after it */
+	if (!end && last && !last->end && st->addr == last->addr &&
+	    st->op_index == last->op_index) {
+		last->line = st->line;
+		last->file = st->file;
+	} else if (!end && last && !last->end && st->addr > last->addr &&
+		   t->nrows < t->rows_cap) {
+		rowid r = (rowid)t->nrows++;
+		t->rows[r] = (struct lrow){st->addr, st->line, st->file,
+					   (unsigned char)st->op_index, 0, s->last};
+		s->last = r;
+	} else {
+		struct lrow row = {st->addr, st->line, st->file, (unsigned char)st->op_index,
+				   (unsigned char)end, NONE};
+		add_row(t, &row);
+	}
 	if (st->addr < st->low)
 		st->low = st->addr;
 	if (st->addr > st->high)
