@@ -357,43 +357,52 @@ static void advance(struct lstate *st, const struct lhead *h, uint64_t adv)
 	}
 }
 
-static void emit(struct linetab *t, struct lstate *st, int end)
+/* Any row, through add_row; an end row finishes its sequence's span. */
+static void emit_row(struct linetab *t, struct lstate *st, int end)
 {
-	struct lseq *s = t->nseqs ? &t->seqs[t->nseqs - 1] : NULL;
-	struct lrow *last = s ? &t->rows[s->last] : NULL;
-	/* add_row's common cases, at less cost: in an open sequence, a row at the last one's
-	 * address takes its place (GCC writes several at an address; nothing else links to
-	 * the last row, so it is overwritten), a row past it goes after it */
-	if (!end && last && !last->end && st->addr == last->addr &&
-	    st->op_index == last->op_index) {
-		last->line = st->line;
-		last->file = st->file;
-	} else if (!end && last && !last->end && st->addr > last->addr &&
-		   t->nrows < t->rows_cap) {
-		rowid r = (rowid)t->nrows++;
-		t->rows[r] = (struct lrow){st->addr, st->line, st->file,
-					   (unsigned char)st->op_index, 0, s->last};
-		s->last = r;
-	} else {
-		struct lrow row = {st->addr, st->line, st->file, (unsigned char)st->op_index,
-				   (unsigned char)end, NONE};
-		add_row(t, &row);
-	}
+	struct lrow row = {st->addr, st->line, st->file, (unsigned char)st->op_index,
+			   (unsigned char)end, NONE};
+	add_row(t, &row);
 	if (st->addr < st->low)
 		st->low = st->addr;
 	if (st->addr > st->high)
 		st->high = st->addr;
-	if (!end)
+	if (!end || st->low == st->high)
 		return;
-	if (st->low != st->high) {
-		if (t->nspans == t->spans_cap) {
-			t->spans_cap = t->spans_cap ? 2 * t->spans_cap : 64;
-			t->spans = xrealloc(t->spans, t->spans_cap * sizeof *t->spans);
-		}
-		t->spans[t->nspans][0] = st->low;
-		t->spans[t->nspans][1] = st->high;
-		t->nspans++;
+	if (t->nspans == t->spans_cap) {
+		t->spans_cap = t->spans_cap ? 2 * t->spans_cap : 64;
+		t->spans = xrealloc(t->spans, t->spans_cap * sizeof *t->spans);
 	}
+	t->spans[t->nspans][0] = st->low;
+	t->spans[t->nspans][1] = st->high;
+	t->nspans++;
+}
+
+/* A row that is not an end row.  add_row's common cases are done here, inline and at
+ * less cost: in an open sequence, a row at the last one's address takes its place (GCC
+ * writes several at an address; nothing else links to the last row, so it is
+ * overwritten), a row past it goes after it. */
+static inline void emit(struct linetab *t, struct lstate *st)
+{
+	struct lseq *s = t->nseqs ? &t->seqs[t->nseqs - 1] : NULL;
+	struct lrow *last = s ? &t->rows[s->last] : NULL;
+	if (!last || last->end || st->addr < last->addr ||
+	    (st->addr > last->addr && t->nrows == t->rows_cap) ||
+	    (st->addr == last->addr && st->op_index != last->op_index)) {
+		emit_row(t, st, 0);
+		return;
+	}
+	if (st->addr == last->addr) {
+		last->line = st->line;
+		last->file = st->file;
+		return;         /* (the span has this address already) */
+	}
+	rowid r = (rowid)t->nrows++;
+	t->rows[r] = (struct lrow){st->addr, st->line, st->file, (unsigned char)st->op_index,
+				   0, s->last};
+	s->last = r;
+	if (st->addr > st->high)
+		st->high = st->addr;
 }
 
 /* An extended opcode; -1 for one BFD does not know (it then drops the whole table). */
@@ -403,7 +412,7 @@ static int extended_op(struct linetab *t, struct rd *r, struct lstate *st,
 	uint64_t len = rd_leb(r, 0);
 	switch (rd_fixed(r, 1)) {
 	case DW_LNE_end_sequence:
-		emit(t, st, 1);
+		emit_row(t, st, 1);
 		state_start(st, h);
 		return 0;
 	case DW_LNE_set_address:            /* the unit's address size, as BFD reads it */
@@ -436,7 +445,7 @@ static int standard_op(struct linetab *t, struct rd *r, struct lstate *st,
 {
 	switch (op) {
 	case DW_LNS_copy:
-		emit(t, st, 0);
+		emit(t, st);
 		break;
 	case DW_LNS_advance_pc:
 		if (h->max_ops == 1) {
@@ -489,7 +498,7 @@ static int decode(struct linetab *t, struct rd *r, const struct lhead *h,
 			unsigned adj = op - h->opcode_base;
 			advance(&st, h, adj / h->line_range);
 			st.line += (unsigned)h->line_base + adj % h->line_range;
-			emit(t, &st, 0);
+			emit(t, &st);
 		} else if (op == 0) {
 			if (extended_op(t, r, &st, h, addr_size) != 0)
 				return -1;
