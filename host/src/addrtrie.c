@@ -26,19 +26,36 @@ struct addrtrie_node {
 	struct addrtrie_node **child;   /* an interior node's 256 children */
 };
 
+/* SIZE zeroed bytes that live until the trie is freed.  Nodes come from large chunks:
+ * a C++ program makes thousands, and a calloc each (and a free each at the end) was a
+ * tenth of its run. */
+#define CHUNK ((size_t)256 << 10)
+static void *alloc(struct addrtrie *t, size_t size)
+{
+	size = (size + 15) & ~(size_t)15;
+	if (size > t->left) {
+		size_t n = size > CHUNK ? size : CHUNK;
+		if (t->nchunks == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 16;
+			t->chunks = xrealloc(t->chunks, t->cap * sizeof *t->chunks);
+		}
+		t->chunks[t->nchunks++] = t->at = xcalloc(1, n);
+		t->left = n;
+	}
+	void *p = t->at;
+	t->at += size;
+	t->left -= size;
+	return p;
+}
+
 static struct addrtrie_node *node_new(struct addrtrie *t, unsigned room)
 {
-	struct addrtrie_node *n = xcalloc(1, sizeof *n);
+	struct addrtrie_node *n = alloc(t, sizeof *n);
 	n->room = room;
 	if (room)
-		n->r = xcalloc(room, sizeof *n->r);
+		n->r = alloc(t, room * sizeof *n->r);
 	else
-		n->child = xcalloc(256, sizeof *n->child);
-	if (t->nnodes == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 64;
-		t->nodes = xrealloc(t->nodes, t->cap * sizeof *t->nodes);
-	}
-	t->nodes[t->nnodes++] = n;
+		n->child = alloc(t, 256 * sizeof *n->child);
 	return n;
 }
 
@@ -54,22 +71,34 @@ static int ranges_overlap(uint64_t lo1, uint64_t hi1, uint64_t lo2, uint64_t hi2
 	return lo2 <= hi1;
 }
 
+/* Into LEAF: the range extends the first of CU's it overlaps or touches, or goes at the
+ * end; 0 if it does neither, the leaf being full. */
+static int leaf_add(struct addrtrie_node *leaf, size_t cu, uint64_t lo, uint64_t hi)
+{
+	for (unsigned i = 0; i < leaf->n; i++) {
+		struct addrtrie_range *r = &leaf->r[i];
+		if (r->cu == cu && ranges_overlap(lo, hi, r->lo, r->hi)) {
+			if (lo < r->lo)
+				r->lo = lo;
+			if (hi > r->hi)
+				r->hi = hi;
+			return 1;
+		}
+	}
+	if (leaf->n == leaf->room)
+		return 0;
+	leaf->r[leaf->n++] = (struct addrtrie_range){lo, hi, cu};
+	return 1;
+}
+
 static struct addrtrie_node *insert(struct addrtrie *t, struct addrtrie_node *node, uint64_t pc,
 				    unsigned bits, size_t cu, uint64_t lo, uint64_t hi)
 {
 	int full = 0;
 	if (node->room) {
-		for (unsigned i = 0; i < node->n; i++) {
-			struct addrtrie_range *r = &node->r[i];
-			if (r->cu == cu && ranges_overlap(lo, hi, r->lo, r->hi)) {
-				if (lo < r->lo)
-					r->lo = lo;
-				if (hi > r->hi)
-					r->hi = hi;
-				return node;
-			}
-		}
-		full = node->n == node->room;
+		if (leaf_add(node, cu, lo, hi))
+			return node;
+		full = 1;
 	}
 	if (full && bits < VMA_BITS) {
 		struct addrtrie_node *leaf = node;
@@ -103,7 +132,12 @@ static struct addrtrie_node *insert(struct addrtrie *t, struct addrtrie_node *no
 		struct addrtrie_node *child = node->child[ch];
 		if (!child)
 			child = node_new(t, LEAF_SIZE);
-		node->child[ch] = insert(t, child, pc + ((uint64_t)ch << shift), bits + 8, cu, lo, hi);
+		/* (a leaf with room takes it here: a range may span hundreds of them) */
+		if (child->room && leaf_add(child, cu, lo, hi))
+			node->child[ch] = child;
+		else
+			node->child[ch] = insert(t, child, pc + ((uint64_t)ch << shift), bits + 8,
+						 cu, lo, hi);
 	}
 	return node;
 }
@@ -144,11 +178,8 @@ const struct addrtrie_range *addrtrie_leaf_range(const struct addrtrie_node *lea
 
 void addrtrie_free(struct addrtrie *t)
 {
-	for (size_t i = 0; i < t->nnodes; i++) {
-		free(t->nodes[i]->r);
-		free(t->nodes[i]->child);
-		free(t->nodes[i]);
-	}
-	free(t->nodes);
+	for (size_t i = 0; i < t->nchunks; i++)
+		free(t->chunks[i]);
+	free(t->chunks);
 	*t = (struct addrtrie){0};
 }

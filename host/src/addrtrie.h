@@ -12,8 +12,10 @@ struct addrtrie_range {
 struct addrtrie_node;
 struct addrtrie {
 	struct addrtrie_node *root;
-	struct addrtrie_node **nodes;   /* every node made, freed together */
-	size_t nnodes, cap;
+	void **chunks;                  /* the memory of every node made, freed together */
+	size_t nchunks, cap;
+	unsigned char *at;              /* the free part of the last chunk */
+	size_t left;
 };
 void addrtrie_add(struct addrtrie *t, size_t cu, uint64_t lo, uint64_t hi);
 const struct addrtrie_node *addrtrie_leaf(const struct addrtrie *t, uint64_t addr, uint64_t *last);

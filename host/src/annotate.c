@@ -264,6 +264,50 @@ static void annotation_summary(const struct options *o, FILE *out, struct srcfil
 		exec_lines ? (double)sf->ncalls / (double)exec_lines : 0.0);
 }
 
+/* The rest of IN, read whole (a read error ends it, as it ended getline's lines). */
+static char *read_all(FILE *in, size_t *len)
+{
+	struct stat st;
+	size_t cap = fstat(fileno(in), &st) == 0 && st.st_size > 0 && (uint64_t)st.st_size < SIZE_MAX / 2
+			     ? (size_t)st.st_size + 1 : 4096;
+	char *buf = xmalloc(cap);
+	size_t n = 0, got;
+	while ((got = fread(buf + n, 1, cap - n, in)) > 0) {
+		n += got;
+		if (n == cap)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	*len = n;
+	return buf;
+}
+
+/* The annotated lines gathered and written in large pieces (a getline, fputs and fwrite
+ * a line, each taking the stream's lock, were a third of a run). */
+struct outbuf {
+	FILE *out;
+	size_t n;
+	char b[1 << 16];
+};
+
+static void outbuf_flush(struct outbuf *ob)
+{
+	fwrite(ob->b, 1, ob->n, ob->out);
+	ob->n = 0;
+}
+
+static void outbuf_put(struct outbuf *ob, const char *s, size_t n)
+{
+	if (n > sizeof ob->b - ob->n) {
+		outbuf_flush(ob);
+		if (n > sizeof ob->b) {
+			fwrite(s, 1, n, ob->out);
+			return;
+		}
+	}
+	memcpy(ob->b + ob->n, s, n);
+	ob->n += n;
+}
+
 /* One source file, annotated: -1 if its output file cannot be made. */
 static int annotate_file(const struct options *o, struct srcfile *sf, int *first_file,
 			 int *first_output)
@@ -279,16 +323,21 @@ static int annotate_file(const struct options *o, struct srcfile *sf, int *first
 		return -1;
 	}
 	long exec_lines = 0, lines_done = 0;
-	char ann[17], *text = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	for (int line_num = 1; (len = getline(&text, &cap, in)) > 0; line_num++) {
-		annotate_with_count(o, ann, 16, line_num, sf, &exec_lines, &lines_done);
-		fputs(ann, out);
-		fwrite(text, 1, (size_t)len, out);
-	}
-	free(text);
+	size_t len;
+	char ann[17], *text = read_all(in, &len);
 	fclose(in);
+	struct outbuf ob = {.out = out};
+	const char *at = text, *end = text + len;
+	for (int line_num = 1; at < end; line_num++) {
+		const char *nl = memchr(at, '\n', (size_t)(end - at));
+		const char *next = nl ? nl + 1 : end;
+		annotate_with_count(o, ann, 16, line_num, sf, &exec_lines, &lines_done);
+		outbuf_put(&ob, ann, 16);
+		outbuf_put(&ob, at, (size_t)(next - at));
+		at = next;
+	}
+	outbuf_flush(&ob);
+	free(text);
 	annotation_summary(o, out, sf, exec_lines, lines_done);
 	if (out != stdout)
 		fclose(out);

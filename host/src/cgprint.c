@@ -10,6 +10,7 @@
 #include "error.h"
 #include "gmon_io.h"
 #include "msort.h"
+#include "numfmt.h"
 #include "options.h"
 #include "stacks.h"
 #include "symtab.h"
@@ -63,11 +64,37 @@ void print_name(const struct analysis *a, const struct sym *s, FILE *out)
 	if (s->cyc_num != 0)
 		fprintf(out, " <cycle %d>", s->cyc_num);
 	if (s->index != 0) {
-		if (s->print_flag)
-			fprintf(out, " [%d]", s->index);
-		else
-			fprintf(out, " (%d)", s->index);
+		char b[32], *p = b;
+		*p++ = ' ';
+		*p++ = s->print_flag ? '[' : '(';
+		p = fmt_d(p, s->index);
+		*p++ = s->print_flag ? ']' : ')';
+		fwrite(b, 1, (size_t)(p - b), out);
 	}
+}
+
+/* The self and children columns of the call graph: gprof's "%7.2f %7.2f" (BSD's "%7.2f
+ * %11.2f"), or blanks as wide. */
+static char *fmt_times(char *p, int bsd, double self, double child)
+{
+	p = fmt_f(p, self, 7, 2);
+	*p++ = ' ';
+	return fmt_f(p, child, bsd ? 11 : 7, 2);
+}
+
+static char *blank_times(char *p, int bsd)
+{
+	return fmt_blank(p, 7 + 1 + (bsd ? 11 : 7));
+}
+
+/* The calls column after the count: "+%-7lu" for calls within a cycle, else " %7.7s". */
+static char *fmt_self_calls(char *p, unsigned long self_calls)
+{
+	if (self_calls != 0) {
+		*p++ = '+';
+		return fmt_lu(p, self_calls, -7);
+	}
+	return fmt_blank(p, 8);
 }
 
 static int in_cycle(const struct arc *arc)
@@ -200,14 +227,17 @@ static void print_cycle(struct analysis *a, struct sym *cyc, FILE *out)
 {
 	char buf[32];
 	double hz = a->prof->hz / a->tscale;
+	char line[8 * NUMFMT_MAX], *p = line;
 	snprintf(buf, sizeof buf, "[%d]", cyc->index);
-	fprintf(out, a->opt->bsd ? "%-6.6s %5.1f %7.2f %11.2f %7lu" : "%-6.6s %5.1f %7.2f %7.2f %7lu",
-		buf, 100 * (cyc->prop_self + cyc->prop_child) / a->print_time,
-		cyc->prop_self / hz, cyc->prop_child / hz, cyc->ncalls);
-	if (cyc->self_calls != 0)
-		fprintf(out, "+%-7lu", cyc->self_calls);
-	else
-		fprintf(out, " %7.7s", "");
+	p = fmt_s(p, buf, -6, 6);
+	*p++ = ' ';
+	p = fmt_f(p, 100 * (cyc->prop_self + cyc->prop_child) / a->print_time, 5, 1);
+	*p++ = ' ';
+	p = fmt_times(p, a->opt->bsd, cyc->prop_self / hz, cyc->prop_child / hz);
+	*p++ = ' ';
+	p = fmt_lu(p, cyc->ncalls, 7);
+	p = fmt_self_calls(p, cyc->self_calls);
+	fwrite(line, 1, (size_t)(p - line), out);
 	fprintf(out, " <cycle %d as a whole> [%d]\n", cyc->cyc_num, cyc->index);
 }
 
@@ -249,16 +279,39 @@ static void print_members(struct analysis *a, struct sym *cyc, FILE *out)
 	free(v);
 	double hz = a->prof->hz / a->tscale;
 	for (struct sym *m = cyc->cyc_next; m; m = m->cyc_next) {
-		fprintf(out, a->opt->bsd ? "%6.6s %5.5s %7.2f %11.2f %7lu" : "%6.6s %5.5s %7.2f %7.2f %7lu",
-			"", "", m->prop_self / hz, m->prop_child / hz, m->ncalls);
-		if (m->self_calls != 0)
-			fprintf(out, "+%-7lu", m->self_calls);
-		else
-			fprintf(out, " %7.7s", "");
-		fputs("     ", out);
+		char line[8 * NUMFMT_MAX], *p = fmt_blank(line, 6 + 1 + 5 + 1);
+		p = fmt_times(p, a->opt->bsd, m->prop_self / hz, m->prop_child / hz);
+		*p++ = ' ';
+		p = fmt_lu(p, m->ncalls, 7);
+		p = fmt_self_calls(p, m->self_calls);
+		p = fmt_blank(p, 5);
+		fwrite(line, 1, (size_t)(p - line), out);
 		print_name(a, m, out);
 		fputc('\n', out);
 	}
+}
+
+/* A parent's or child's line before its name: an arc within a cycle (HEAD NULL) has its
+ * count alone ("%6.6s %5.5s %7.7s %7.7s %7lu %7.7s     "), any other its times and its
+ * count of HEAD's calls ("%6.6s %5.5s %7.2f %7.2f %7lu/%-7lu     "). */
+static void arc_columns(FILE *out, int bsd, const struct arc *arc, double hz,
+			const struct sym *head)
+{
+	char line[8 * NUMFMT_MAX], *p = fmt_blank(line, 6 + 1 + 5 + 1);
+	if (!head) {
+		p = blank_times(p, bsd);
+		*p++ = ' ';
+		p = fmt_lu(p, arc->count, 7);
+		p = fmt_blank(p, 1 + 7);
+	} else {
+		p = fmt_times(p, bsd, arc->time / hz, arc->child_time / hz);
+		*p++ = ' ';
+		p = fmt_lu(p, arc->count, 7);
+		*p++ = '/';
+		p = fmt_lu(p, head->ncalls, -7);
+	}
+	p = fmt_blank(p, 5);
+	fwrite(line, 1, (size_t)(p - line), out);
 }
 
 static void print_parents(struct analysis *a, struct sym *child, FILE *out)
@@ -275,16 +328,8 @@ static void print_parents(struct analysis *a, struct sym *child, FILE *out)
 	child->parents = sort_list(child->parents, 0);
 	for (struct arc *arc = child->parents; arc; arc = arc->next_parent) {
 		struct sym *parent = arc->parent;
-		if (child == parent || (child->cyc_num != 0 && parent->cyc_num == child->cyc_num)) {
-			fprintf(out, bsd ? "%6.6s %5.5s %7.7s %11.11s %7lu %7.7s     "
-					 : "%6.6s %5.5s %7.7s %7.7s %7lu %7.7s     ",
-				"", "", "", "", arc->count, "");
-		} else {
-			fprintf(out, bsd ? "%6.6s %5.5s %7.2f %11.2f %7lu/%-7lu     "
-					 : "%6.6s %5.5s %7.2f %7.2f %7lu/%-7lu     ",
-				"", "", arc->time / hz, arc->child_time / hz, arc->count,
-				cycle_head->ncalls);
-		}
+		int within = child == parent || (child->cyc_num != 0 && parent->cyc_num == child->cyc_num);
+		arc_columns(out, bsd, arc, hz, within ? NULL : cycle_head);
 		print_name(a, parent, out);
 		fputc('\n', out);
 	}
@@ -297,16 +342,8 @@ static void print_children(struct analysis *a, struct sym *parent, FILE *out)
 	parent->children = sort_list(parent->children, 1);
 	for (struct arc *arc = parent->children; arc; arc = arc->next_child) {
 		struct sym *child = arc->child;
-		if (child == parent || (child->cyc_num != 0 && child->cyc_num == parent->cyc_num)) {
-			fprintf(out, bsd ? "%6.6s %5.5s %7.7s %11.11s %7lu %7.7s     "
-					 : "%6.6s %5.5s %7.7s %7.7s %7lu %7.7s     ",
-				"", "", "", "", arc->count, "");
-		} else {
-			fprintf(out, bsd ? "%6.6s %5.5s %7.2f %11.2f %7lu/%-7lu     "
-					 : "%6.6s %5.5s %7.2f %7.2f %7lu/%-7lu     ",
-				"", "", arc->time / hz, arc->child_time / hz, arc->count,
-				child->cyc_head->ncalls);
-		}
+		int within = child == parent || (child->cyc_num != 0 && child->cyc_num == parent->cyc_num);
+		arc_columns(out, bsd, arc, hz, within ? NULL : child->cyc_head);
 		print_name(a, child, out);
 		fputc('\n', out);
 	}
@@ -316,19 +353,22 @@ static void print_line(struct analysis *a, struct sym *np, FILE *out)
 {
 	char buf[32];
 	double hz = a->prof->hz / a->tscale;
+	char line[8 * NUMFMT_MAX], *p = line;
 	snprintf(buf, sizeof buf, "[%d]", np->index);
-	fprintf(out, a->opt->bsd ? "%-6.6s %5.1f %7.2f %11.2f" : "%-6.6s %5.1f %7.2f %7.2f", buf,
-		100 * (np->prop_self + np->prop_child) / a->print_time, np->prop_self / hz,
-		np->prop_child / hz);
+	p = fmt_s(p, buf, -6, 6);
+	*p++ = ' ';
+	p = fmt_f(p, 100 * (np->prop_self + np->prop_child) / a->print_time, 5, 1);
+	*p++ = ' ';
+	p = fmt_times(p, a->opt->bsd, np->prop_self / hz, np->prop_child / hz);
+	*p++ = ' ';
 	if (np->ncalls + np->self_calls != 0) {
-		fprintf(out, " %7lu", np->ncalls);
-		if (np->self_calls != 0)
-			fprintf(out, "+%-7lu ", np->self_calls);
-		else
-			fprintf(out, " %7.7s ", "");
+		p = fmt_lu(p, np->ncalls, 7);
+		p = fmt_self_calls(p, np->self_calls);
 	} else {
-		fprintf(out, " %7.7s %7.7s ", "", "");
+		p = fmt_blank(p, 7 + 1 + 7);
 	}
+	*p++ = ' ';
+	fwrite(line, 1, (size_t)(p - line), out);
 	print_name(a, np, out);
 	fputc('\n', out);
 }

@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dwarf.h>
+#include "dwconst.h"
 #include "dwinfo.h"
 #include "dwread.h"
 #include "error.h"
@@ -41,6 +41,7 @@ struct abbrev {
 	int children;
 	size_t first, n;           /* its attributes: specs[first..first + n) */
 	size_t fixed;              /* their size when all have a fixed one, else SIZE_MAX */
+	int ranged;                /* it has a low_pc, high_pc or ranges attribute */
 };
 
 struct dwabbrevs {
@@ -107,6 +108,7 @@ static struct dwabbrevs *abbrevs_decode(struct dwreader *dr, uint64_t off)
 		a->tag = rd_leb(&r, 0);
 		a->children = (int)rd_fixed(&r, 1);
 		a->first = nspecs;
+		a->ranged = 0;
 		for (;;) {
 			uint64_t name = rd_leb(&r, 0), form = rd_leb(&r, 0);
 			if (r.bad || (name == 0 && form == 0))
@@ -122,6 +124,7 @@ static struct dwabbrevs *abbrevs_decode(struct dwreader *dr, uint64_t off)
 			}
 			int64_t imp = form == DW_FORM_implicit_const ? (int64_t)rd_leb(&r, 1) : 0;
 			t->specs[nspecs++] = (struct aspec){name, form, imp};
+			a->ranged |= name == DW_AT_low_pc || name == DW_AT_high_pc || name == DW_AT_ranges;
 		}
 		a->n = nspecs - a->first;
 		if (r.bad) {
@@ -694,8 +697,14 @@ int dwreader_funcs(struct dwreader *dr, uint64_t unit, struct dwfunc **v, size_t
 		const struct abbrev *a = abbrev_find(u.abbrevs, code);
 		if (!a)
 			break;
-		if (a->tag == DW_TAG_subprogram || a->tag == DW_TAG_inlined_subroutine ||
-		    a->tag == DW_TAG_entry_point) {
+		int is_func = a->tag == DW_TAG_subprogram || a->tag == DW_TAG_inlined_subroutine ||
+			      a->tag == DW_TAG_entry_point;
+		if (is_func && !a->ranged) {
+			seq++;          /* (a declaration: no range to read, skipped by size) */
+			skip_attrs(&r, &u, a);
+			if (r.bad)
+				break;
+		} else if (is_func) {
 			struct dieattrs d;
 			read_attrs(&r, &u, a, &d);
 			if (r.bad)

@@ -8,7 +8,7 @@ struct symtab;
 struct elf_opts {
 	int ignore_static;         /* -a */
 	int ignore_non_functions;  /* -D */
-	int want_lines;            /* look up file/line through libdw */
+	int want_lines;            /* look up file/line in the DWARF (srcinfo.c) */
 	int want_code_syms;        /* -l: keep the .text symbols BFD names functions after */
 	int want_text;             /* -c: keep the contents of .text */
 	int keep_clones;           /* keep the GCC clones gprof's filter leaves out */

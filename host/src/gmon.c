@@ -6,17 +6,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include "error.h"
 #include "gmon_io.h"
 
 #define GMON_MAGIC "gmon"
 #define BSD44_VERSION 0x00051879u
 
+/* A histogram record's bins as read (which histogram, where its bins are in the file),
+ * to judge saturation on what one file adds to each bin. */
+struct binrec {
+	unsigned hist;
+	size_t off;
+	uint32_t n;
+	int has_ffff;              /* a bin of this record is 0xffff */
+};
+
 struct reader {
 	const char *name;
 	const unsigned char *buf;
 	size_t len, off;
 	int big_endian, is64;
+	struct binrec *recs;       /* this file's histogram records */
+	size_t nrecs, recs_cap;
 };
 
 static int need(struct reader *r, size_t n, const char *what)
@@ -127,12 +140,29 @@ static int hist_header(struct profile *p, struct reader *r, size_t at, uint64_t 
 	return 0;
 }
 
-static void read_bins(struct reader *r, struct hist *h)
+static void read_bins(struct reader *r, struct profile *prof, struct hist *h)
 {
 	const unsigned char *p = r->buf + r->off;
+	int ffff = 0;
+	/* (what the bins add up to is summed only when the file's counters need it:
+	 * bins_sum; most bins are empty, and are skipped four at a time) */
 	int hi = r->big_endian ? 0 : 1;      /* the more significant byte of each bin */
-	for (uint32_t i = 0; i < h->num_bins; i++, p += 2)
-		h->sample[i] += (unsigned)p[hi] << 8 | p[!hi];
+	for (uint32_t i = 0, n = h->num_bins; i < n;) {
+		uint64_t w;
+		if (n - i >= 4 && (memcpy(&w, p + 2 * (size_t)i, 8), w == 0)) {
+			i += 4;
+			continue;
+		}
+		unsigned v = (unsigned)p[2 * (size_t)i + hi] << 8 | p[2 * (size_t)i + !hi];
+		h->sample[i++] += v;
+		if (v == 0xffff)
+			ffff = 1;
+	}
+	if (r->nrecs == r->recs_cap) {
+		r->recs_cap = r->recs_cap ? 2 * r->recs_cap : 8;
+		r->recs = xrealloc(r->recs, r->recs_cap * sizeof *r->recs);
+	}
+	r->recs[r->nrecs++] = (struct binrec){(unsigned)(h - prof->hists), r->off, h->num_bins, ffff};
 	r->off += (size_t)h->num_bins * 2;
 }
 
@@ -182,7 +212,7 @@ static int gnu_hist_record(struct profile *p, struct reader *r, struct gmon_file
 	struct hist *h;
 	if (hist_header(p, r, at, lo, hi, (uint32_t)nb, (uint32_t)rate, dim, abbrev, &h))
 		return -1;
-	read_bins(r, h);
+	read_bins(r, p, h);
 	fi->nhist++;
 	p->input_hist = 1;
 	return 0;
@@ -296,7 +326,7 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
 				"Linux)", r->name);
 		if (hist_header(p, r, 0, lo, hi, nbins, (uint32_t)rate, dim, 's', &h))
 			return -1;
-		read_bins(r, h);
+		read_bins(r, p, h);
 		fi->nhist++;
 		p->input_hist = 1;
 	}
@@ -316,40 +346,51 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
 	return 0;
 }
 
-/* A copy of every histogram's bins, to tell what one file adds. */
-static uint64_t **bins_copy(const struct profile *p)
-{
-	uint64_t **prev = xcalloc(p->nhists, sizeof *prev);
-	for (unsigned i = 0; i < p->nhists; i++) {
-		prev[i] = xmalloc(p->hists[i].num_bins * sizeof **prev);
-		memcpy(prev[i], p->hists[i].sample, p->hists[i].num_bins * sizeof **prev);
-	}
-	return prev;
-}
-
-/* What a file added to the bins since bins_copy (BEFORE histograms then): the sum, and
- * whether a bin got exactly 65535.  Saturation is judged on what this file adds to each
- * bin, over all its records for the range: a sum written by -s splits a bin over 65535
- * into several records, whose first ones hold 0xffff without being saturated. */
-static uint64_t bins_added(const struct profile *p, uint64_t **prev, unsigned before,
-			   int *saturated)
+/* Whether a bin got exactly 65535 from this file.  Saturation is judged on what the
+ * file adds to each bin, over all its records for the range: a sum written by -s splits a
+ * bin over 65535 into several records, whose first ones hold 0xffff without being
+ * saturated.  A range with one record (the usual case) is judged on the record alone. */
+/* What this file's histogram records add up to. */
+static uint64_t bins_sum(const struct reader *r)
 {
 	uint64_t sum = 0;
-	*saturated = 0;
-	for (unsigned i = 0; i < p->nhists; i++)
-		for (uint32_t b = 0; b < p->hists[i].num_bins; b++) {
-			uint64_t added = p->hists[i].sample[b] - (i < before ? prev[i][b] : 0);
-			sum += added;
-			*saturated |= added == 0xffff;
-		}
+	int hi = r->big_endian ? 0 : 1;
+	for (size_t i = 0; i < r->nrecs; i++) {
+		const unsigned char *b = r->buf + r->recs[i].off;
+		for (uint32_t k = 0; k < r->recs[i].n; k++, b += 2)
+			sum += (unsigned)b[hi] << 8 | b[!hi];
+	}
 	return sum;
 }
 
-static void bins_copy_free(uint64_t **prev, unsigned n)
+static int bins_saturated(const struct reader *r, const struct profile *p)
 {
-	for (unsigned i = 0; i < n; i++)
-		free(prev[i]);
-	free(prev);
+	size_t *count = xcalloc(p->nhists + 1, sizeof *count);
+	uint64_t **sum = xcalloc(p->nhists + 1, sizeof *sum);
+	int hi = r->big_endian ? 0 : 1, sat = 0;
+	for (size_t i = 0; i < r->nrecs; i++)
+		count[r->recs[i].hist]++;
+	for (size_t i = 0; i < r->nrecs; i++) {
+		const struct binrec *a = &r->recs[i];
+		if (count[a->hist] == 1) {
+			sat |= a->has_ffff;
+			continue;
+		}
+		uint32_t n = p->hists[a->hist].num_bins;
+		if (!sum[a->hist])
+			sum[a->hist] = xcalloc(n ? n : 1, sizeof **sum);
+		const unsigned char *b = r->buf + a->off;
+		for (uint32_t k = 0; k < a->n && k < n; k++, b += 2)
+			sum[a->hist][k] += (unsigned)b[hi] << 8 | b[!hi];
+	}
+	for (unsigned h = 0; h < p->nhists; h++) {
+		for (uint32_t k = 0; sum[h] && k < p->hists[h].num_bins; k++)
+			sat |= sum[h][k] == 0xffff;
+		free(sum[h]);
+	}
+	free(sum);
+	free(count);
+	return sat;
 }
 
 /* The check byte over the target's counters: 0xA5 and every byte of the three values
@@ -403,7 +444,8 @@ static void report_loss(const struct gmon_file_info *fi)
 int gmon_parse(struct profile *p, const char *name, const unsigned char *buf, size_t len,
 	       int format)
 {
-	struct reader r = {name, buf, len, 0, p->big_endian, p->is64};
+	struct reader r = {.name = name, .buf = buf, .len = len, .big_endian = p->big_endian,
+			   .is64 = p->is64};
 	p->files = xrealloc(p->files, (p->nfiles + 1) * sizeof *p->files);
 	struct gmon_file_info *fi = &p->files[p->nfiles++];
 	memset(fi, 0, sizeof *fi);
@@ -411,13 +453,14 @@ int gmon_parse(struct profile *p, const char *name, const unsigned char *buf, si
 	int is_gnu = len >= 4 && !memcmp(buf, GMON_MAGIC, 4);
 	if (format == 1 && !is_gnu)
 		return error("%s: offset 0: bad magic (not a GNU gmon.out file)", name);
-	unsigned before = p->nhists;
-	uint64_t **prev = bins_copy(p);
 	int rc = (is_gnu && format != 2) ? parse_gnu(p, &r, fi) : parse_bsd(p, &r, fi);
 	int saturated = 0;
-	if (!rc)
-		fi->samples_binned = bins_added(p, prev, before, &saturated);
-	bins_copy_free(prev, before);
+	if (!rc) {
+		if (fi->samples_total || fi->samples_overhead)
+			fi->samples_binned = bins_sum(&r);
+		saturated = bins_saturated(&r, p);
+	}
+	free(r.recs);
 	if (rc)
 		return rc;
 	if (!counters_trust(fi))
@@ -452,12 +495,36 @@ void gmon_report_overhead(const struct profile *p)
 		(unsigned long long)c[1], (unsigned long long)c[0]);
 }
 
+/* A regular file mapped whole (its pages mapped at once: no copy, no fault per page);
+ * 0 if it cannot be (a pipe, an empty file), and the caller reads it instead. */
+static const unsigned char *map_file(FILE *f, size_t *len)
+{
+	struct stat st;
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > SIZE_MAX)
+		return NULL;
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
+		       fileno(f), 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	*len = (size_t)st.st_size;
+	return m;
+}
+
 int gmon_read(struct profile *p, const char *path, int format)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return error_errno("%s", path);
-	size_t cap = 1 << 16, len = 0;
+	size_t len = 0;
+	const unsigned char *mapped = map_file(f, &len);
+	if (mapped) {
+		fclose(f);
+		int rc = gmon_parse(p, path, mapped, len, format);
+		munmap((void *)mapped, len);
+		return rc;
+	}
+	size_t cap = 1 << 16;
 	unsigned char *buf = xmalloc(cap);
 	for (;;) {
 		size_t n = fread(buf + len, 1, cap - len, f);

@@ -10,6 +10,7 @@
 #include "gmon_io.h"
 #include "hist.h"
 #include "msort.h"
+#include "numfmt.h"
 #include "options.h"
 #include "symtab.h"
 
@@ -37,8 +38,13 @@ static void assign_one(struct analysis *a, const struct hist *h)
 	size_t j, k = 1;
 	for (uint32_t i = 0; i < h->num_bins; i++) {
 		uint64_t bin_count = h->sample[i];
-		if (!bin_count)
+		if (!bin_count) {
+			/* (most bins are empty: skipped four at a time) */
+			while (i + 4 < h->num_bins && !(h->sample[i + 1] | h->sample[i + 2] |
+							 h->sample[i + 3] | h->sample[i + 4]))
+				i += 4;
 			continue;
+		}
 		uint64_t bin_low = lowpc + to_u64(scale * i);
 		uint64_t bin_high = lowpc + to_u64(scale * (i + 1));
 		double count_time = (double)(unsigned)bin_count;
@@ -157,15 +163,25 @@ static void flat_line(const struct analysis *a, const struct sym *s, double accu
 {
 	double hz = a->prof->hz, ts = a->tscale;
 	double pct = total > 0.0 ? 100 * s->time / total : 0.0;
-	if (a->opt->bsd)
-		fprintf(out, "%5.1f %10.2f %8.2f", pct, accum / hz * ts, s->time / hz * ts);
-	else
-		fprintf(out, "%6.2f %9.2f %8.2f", pct, accum / hz * ts, s->time / hz * ts);
-	if (s->ncalls)
-		fprintf(out, " %8lu %8.2f %8.2f  ", s->ncalls, scale * s->time / hz / s->ncalls,
-			scale * (s->time + s->child_time) / hz / s->ncalls);
-	else
-		fprintf(out, " %8.8s %8.8s %8.8s  ", "", "", "");
+	char line[8 * NUMFMT_MAX], *p = line;     /* gprof's "%6.2f %9.2f %8.2f ..." */
+	int bsd = a->opt->bsd;
+	p = fmt_f(p, pct, bsd ? 5 : 6, bsd ? 1 : 2);
+	*p++ = ' ';
+	p = fmt_f(p, accum / hz * ts, bsd ? 10 : 9, 2);
+	*p++ = ' ';
+	p = fmt_f(p, s->time / hz * ts, 8, 2);
+	*p++ = ' ';
+	if (s->ncalls) {
+		p = fmt_lu(p, s->ncalls, 8);
+		*p++ = ' ';
+		p = fmt_f(p, scale * s->time / hz / s->ncalls, 8, 2);
+		*p++ = ' ';
+		p = fmt_f(p, scale * (s->time + s->child_time) / hz / s->ncalls, 8, 2);
+	} else {
+		p = fmt_blank(p, 8 + 1 + 8 + 1 + 8);
+	}
+	p = fmt_blank(p, 2);
+	fwrite(line, 1, (size_t)(p - line), out);
 	if (a->opt->bsd)
 		print_name(a, s, out);
 	else

@@ -29,25 +29,29 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dwarf.h>
+#include "dwconst.h"
 #include "error.h"
 #include "linetab.h"
 #include "dwread.h"
 
-#define NONE SIZE_MAX
-/* HP's extended opcode, which BFD skips (libdw's dwarf.h does not name it) */
-#define DW_LNE_HP_SOURCE_FILE_CORRELATION 0x80
+/* Rows are numbered in 32 bits (a row takes a byte of the program at least, and no
+ * table comes near 4 GiB): a smaller row is fewer fresh pages to fault in. */
+typedef uint32_t rowid;
+#define NONE UINT32_MAX
+#define ROWS_MAX (UINT32_MAX - 1)
+/* Rows allocated at first: as many as the program has bytes, up to this many */
+#define ROWS_FIRST ((size_t)1 << 22)
 
 struct lrow {
 	uint64_t addr;
 	unsigned line, file;
 	unsigned char op_index, end;
-	size_t prev;               /* BFD's prev_line: the row before it in its sequence */
+	rowid prev;                /* BFD's prev_line: the row before it in its sequence */
 };
 
 struct lseq {
 	uint64_t low;
-	size_t last;               /* BFD's last_line: its end row, once it has one */
+	rowid last;                /* BFD's last_line: its end row, once it has one */
 	size_t idx;                /* decode order, for a stable sort */
 	uint64_t high;             /* for sorting: its last row's address, op_index */
 	unsigned char high_op;
@@ -69,8 +73,8 @@ struct linetab {
 	size_t nrows, rows_cap;
 	struct lseq *seqs;
 	size_t nseqs, seqs_cap;
-	size_t lcl_head;           /* BFD's lcl_head: where a row out of order may go */
-	size_t *order;             /* every kept sequence's rows, lowest address first */
+	rowid lcl_head;            /* BFD's lcl_head: where a row out of order may go */
+	rowid *order;              /* every kept sequence's rows, lowest address first */
 	uint64_t (*spans)[2];      /* the finished sequences' spans, in decode order */
 	size_t nspans, spans_cap;
 };
@@ -86,7 +90,7 @@ static int sorts_after(const struct lrow *a, const struct lrow *b)
 static void insert_searched(struct linetab *t, struct lseq *s, size_t r)
 {
 	struct lrow *rows = t->rows;
-	size_t li2 = s->last, li1 = rows[li2].prev;
+	rowid li2 = s->last, li1 = rows[li2].prev;
 	while (li1 != NONE) {
 		if (!sorts_after(&rows[r], &rows[li2]) && sorts_after(&rows[r], &rows[li1]))
 			break;
@@ -106,7 +110,7 @@ static void add_row(struct linetab *t, const struct lrow *row)
 		t->rows_cap = t->rows_cap ? 2 * t->rows_cap : 256;
 		t->rows = xrealloc(t->rows, t->rows_cap * sizeof *t->rows);
 	}
-	size_t r = t->nrows++;
+	rowid r = (rowid)t->nrows++;
 	struct lrow *rows = t->rows, *new = &rows[r];
 	*new = *row;
 	new->prev = NONE;
@@ -353,7 +357,8 @@ static void advance(struct lstate *st, const struct lhead *h, uint64_t adv)
 	}
 }
 
-static void emit(struct linetab *t, struct lstate *st, int end)
+/* Any row, through add_row; an end row finishes its sequence's span. */
+static void emit_row(struct linetab *t, struct lstate *st, int end)
 {
 	struct lrow row = {st->addr, st->line, st->file, (unsigned char)st->op_index,
 			   (unsigned char)end, NONE};
@@ -362,17 +367,42 @@ static void emit(struct linetab *t, struct lstate *st, int end)
 		st->low = st->addr;
 	if (st->addr > st->high)
 		st->high = st->addr;
-	if (!end)
+	if (!end || st->low == st->high)
 		return;
-	if (st->low != st->high) {
-		if (t->nspans == t->spans_cap) {
-			t->spans_cap = t->spans_cap ? 2 * t->spans_cap : 64;
-			t->spans = xrealloc(t->spans, t->spans_cap * sizeof *t->spans);
-		}
-		t->spans[t->nspans][0] = st->low;
-		t->spans[t->nspans][1] = st->high;
-		t->nspans++;
+	if (t->nspans == t->spans_cap) {
+		t->spans_cap = t->spans_cap ? 2 * t->spans_cap : 64;
+		t->spans = xrealloc(t->spans, t->spans_cap * sizeof *t->spans);
 	}
+	t->spans[t->nspans][0] = st->low;
+	t->spans[t->nspans][1] = st->high;
+	t->nspans++;
+}
+
+/* A row that is not an end row.  add_row's common cases are done here, inline and at
+ * less cost: in an open sequence, a row at the last one's address takes its place (GCC
+ * writes several at an address; nothing else links to the last row, so it is
+ * overwritten), a row past it goes after it. */
+static inline void emit(struct linetab *t, struct lstate *st)
+{
+	struct lseq *s = t->nseqs ? &t->seqs[t->nseqs - 1] : NULL;
+	struct lrow *last = s ? &t->rows[s->last] : NULL;
+	if (!last || last->end || st->addr < last->addr ||
+	    (st->addr > last->addr && t->nrows == t->rows_cap) ||
+	    (st->addr == last->addr && st->op_index != last->op_index)) {
+		emit_row(t, st, 0);
+		return;
+	}
+	if (st->addr == last->addr) {
+		last->line = st->line;
+		last->file = st->file;
+		return;         /* (the span has this address already) */
+	}
+	rowid r = (rowid)t->nrows++;
+	t->rows[r] = (struct lrow){st->addr, st->line, st->file, (unsigned char)st->op_index,
+				   0, s->last};
+	s->last = r;
+	if (st->addr > st->high)
+		st->high = st->addr;
 }
 
 /* An extended opcode; -1 for one BFD does not know (it then drops the whole table). */
@@ -382,7 +412,7 @@ static int extended_op(struct linetab *t, struct rd *r, struct lstate *st,
 	uint64_t len = rd_leb(r, 0);
 	switch (rd_fixed(r, 1)) {
 	case DW_LNE_end_sequence:
-		emit(t, st, 1);
+		emit_row(t, st, 1);
 		state_start(st, h);
 		return 0;
 	case DW_LNE_set_address:            /* the unit's address size, as BFD reads it */
@@ -415,7 +445,7 @@ static int standard_op(struct linetab *t, struct rd *r, struct lstate *st,
 {
 	switch (op) {
 	case DW_LNS_copy:
-		emit(t, st, 0);
+		emit(t, st);
 		break;
 	case DW_LNS_advance_pc:
 		if (h->max_ops == 1) {
@@ -459,6 +489,8 @@ static int decode(struct linetab *t, struct rd *r, const struct lhead *h,
 	struct lstate st;                   /* (end_sequence starts it again) */
 	state_start(&st, h);
 	while (r->p < r->end) {
+		if (t->nrows >= ROWS_MAX - 1)
+			return -1;
 		unsigned op = *r->p++;
 		if (op >= h->opcode_base) {
 			if (h->line_range == 0)
@@ -466,7 +498,7 @@ static int decode(struct linetab *t, struct rd *r, const struct lhead *h,
 			unsigned adj = op - h->opcode_base;
 			advance(&st, h, adj / h->line_range);
 			st.line += (unsigned)h->line_base + adj % h->line_range;
-			emit(t, &st, 0);
+			emit(t, &st);
 		} else if (op == 0) {
 			if (extended_op(t, r, &st, h, addr_size) != 0)
 				return -1;
@@ -519,11 +551,11 @@ static void sort_sequences(struct linetab *t)
 	for (size_t i = 0; i < t->nseqs; i++) {
 		struct lseq *s = &t->seqs[i];
 		size_t n = 0;
-		for (size_t r = s->last; r != NONE; r = t->rows[r].prev)
+		for (rowid r = s->last; r != NONE; r = t->rows[r].prev)
 			n++;
 		s->first = at;
 		s->n = n;
-		for (size_t r = s->last; r != NONE; r = t->rows[r].prev)
+		for (rowid r = s->last; r != NONE; r = t->rows[r].prev)
 			t->order[at + --n] = r;
 		at += s->n;
 	}
@@ -556,7 +588,7 @@ int linetab_lookup(const struct linetab *t, uint64_t addr, unsigned *line, unsig
 			*next = UINT64_MAX;
 		return 0;
 	}
-	const size_t *o = t->order + s->first;
+	const rowid *o = t->order + s->first;
 	const struct lrow *row = NULL;
 	size_t mid = 0;
 	lo = 0, hi = s->n;
@@ -589,8 +621,15 @@ struct linetab *linetab_read(const struct linesecs *secs, uint64_t off, unsigned
 	struct rd r = {.p = secs->line + off, .end = secs->line + secs->line_size, .big = secs->big};
 	struct lhead h;
 	struct linetab *t = xcalloc(1, sizeof *t);
-	if (read_header(&r, &h) != 0 || read_tables(t, &h, secs) != 0 ||
-	    decode(t, &r, &h, addr_size) != 0) {
+	if (read_header(&r, &h) != 0 || read_tables(t, &h, secs) != 0) {
+		linetab_free(t);
+		return NULL;
+	}
+	/* (allocated once: growing by copying faulted every page in twice; the pages of
+	 * rows never made are never touched) */
+	t->rows_cap = (size_t)(r.end - r.p) + 1 < ROWS_FIRST ? (size_t)(r.end - r.p) + 1 : ROWS_FIRST;
+	t->rows = xmalloc(t->rows_cap * sizeof *t->rows);
+	if (decode(t, &r, &h, addr_size) != 0) {
 		linetab_free(t);
 		return NULL;
 	}

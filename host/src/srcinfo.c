@@ -249,6 +249,17 @@ static const char *func_name(struct srcinfo *si, struct functab *t, size_t n, in
 	return t->name[n];
 }
 
+/* Whether the N elements of SIZE bytes at V are in CMP's order already: a unit's
+ * functions mostly come in address order, and a check is cheaper than the sort. */
+static int sorted(const void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	const char *p = v;
+	for (size_t i = 1; i < n; i++)
+		if (cmp(p + (i - 1) * size, p + i * size) > 0)
+			return 0;
+	return 1;
+}
+
 static int cmp_func(const void *l, const void *r)
 {
 	const struct func *a = l, *b = r;
@@ -311,7 +322,8 @@ static void build_segments(struct functab *t)
 	uint64_t *ends = xmalloc((t->n + 1) * sizeof *ends);
 	for (size_t i = 0; i < t->n; i++)
 		ends[i] = t->v[i].hi;
-	qsort(ends, t->n, sizeof *ends, cmp_u64);
+	if (!sorted(ends, t->n, sizeof *ends, cmp_u64))
+		qsort(ends, t->n, sizeof *ends, cmp_u64);
 	struct fheap q = {xmalloc((t->n + 1) * sizeof *q.h), 0, t->v};
 	t->seg = xmalloc((2 * t->n + 1) * sizeof *t->seg);
 	size_t i = 0, j = 0;
@@ -370,7 +382,7 @@ static int look_into(struct srcinfo *si, size_t cu)
 	dwreader_funcs(&si->dw, si->cus[cu].off, &t->v, &t->n);
 	for (size_t i = 0; i < t->n; i++)
 		learn(si, t->v[i].lo, t->v[i].hi, cu);
-	if (t->n > 1)
+	if (!sorted(t->v, t->n, sizeof *t->v, cmp_func))
 		qsort(t->v, t->n, sizeof *t->v, cmp_func);
 	build_segments(t);
 	return 1;
