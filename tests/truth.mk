@@ -24,3 +24,14 @@ endif
 .PHONY: bench-truth-board
 bench-truth-board: $(TB)/fw/truth.elf $(TB)/fw/truth-nodither.elf
 	@tests/bench/bench-truth
+
+# ---- sampling after masked sections: one board per profile timer driver -----------------
+# tests/qemu/masked.c masks interrupts for 1 to 6 periods and a fraction, again and again:
+# every timer's catch-up must leave it running (tests/qemu/test_masked.py).
+MASKED_BOARDS := mps2-an385 microbit vexpress-a9 riscv32-virt
+$(eval $(call firmware,masked,,tests/qemu/masked.c tests/qemu/support.c))
+ifneq ($(filter $(BOARD),$(MASKED_BOARDS)),)
+test-board-deps: $(TB)/fw/masked.elf
+endif
+TESTS     += tests/qemu/test_masked.py $(foreach b,$(filter-out $(BOARD),$(MASKED_BOARDS)),tests/qemu/test_masked.py@$(b))
+TEST_DEPS += $(TB)/fw/masked.elf

@@ -73,7 +73,10 @@ void cmsdk_profile_sample(uintptr_t pc)
     CMSDK_TIMER_INTCLEAR(BOARD_PROFILE_TIMER_BASE) = 1;
     deadline += profile_dither_next(&dither);
     int32_t left = (int32_t)(deadline - CLOCK_NOW());
-    if (__builtin_expect(left < 2, 0)) {
+    /* Late (held back past the deadline): on to the first slot still to come, judged by
+     * the clock read again after each catch-up, whose own time may take the clock past the
+     * slot it found. A count below 1 would wrap: the next sample 2^32 ticks away, minutes. */
+    while (__builtin_expect(left < 2, 0)) {
         deadline += profile_dither_catch_up(&dither, (uint32_t)(2 - left));
         left = (int32_t)(deadline - CLOCK_NOW());
     }
