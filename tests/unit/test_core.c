@@ -1601,8 +1601,11 @@ static void test_ranges_refused(void **state)
     assert_int_equal(profile_on_ranges(many, 1, 16, 0), -EINVAL);
     assert_int_equal(fake_hal.last_malloc_size, 0);
     assert_int_equal(profile_get_stats(&st), -ENODATA);
-    /* 2^31 two-byte buckets in two ranges: 4 GiB of bins */
+    /* 2^31 two-byte buckets in two ranges: a gmon.out of 4 GiB */
     assert_int_equal(on_ranges(0x80000000u, 0xFFFFFFFEu, 0, 0x80000000u, 2), -ENOMEM);
+    assert_int_equal(fake_hal.last_malloc_size, 0);
+    /* the same in one range (doc/profiling.md's example) */
+    assert_int_equal(profile_on((void *)0, (void *)(uintptr_t)0xFFFFFFFEu, 2, 1000), -ENOMEM);
     assert_int_equal(fake_hal.last_malloc_size, 0);
     if (sizeof(uintptr_t) > 4) {
         uintptr_t g = (uintptr_t)(sizeof(uintptr_t) > 4 ? 0x100000000ull : 0);

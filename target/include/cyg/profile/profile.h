@@ -35,9 +35,10 @@ extern "C" {
  * @retval -EINVAL  start >= end, bucket_size <= 0, interval_us <= 0, a range too large
  *                  for 32-bit bucket and slot counts, or an interval (as the HAL can do it)
  *                  whose rate gmon.out's whole samples per second cannot express within 1%
- *                  (slower than 1 Hz; or e.g. 300000 us, 3.33 Hz; 100000 us, 10 Hz, is fine)
- * @retval -ENOMEM  the histogram or call-graph tables could not be allocated, or would
- *                  take 4 GiB or more (sizes are computed so that nothing can wrap)
+ *                  (over 1010000 us; or e.g. 300000 us, 3.33 Hz; 100000 us, 10 Hz, is fine)
+ * @retval -ENOMEM  the histogram or call-graph tables could not be allocated, or they or
+ *                  their gmon.out would take 4 GiB or more (sizes are computed so that
+ *                  nothing can wrap)
  * @retval -EIO     the HAL could not start the profile timer
  * @retval -EPERM   called from an interrupt handler (see profile_off): nothing was changed
  */
@@ -100,7 +101,8 @@ struct profile_stats {
                                       by a full bin */
     uint32_t samples_out_of_range; /**< samples whose PC lay outside [start, end) (outside
                                       every range of profile_on_ranges) */
-    uint32_t buckets_saturated;  /**< buckets stuck at 0xFFFF: no overflow entry was free
+    uint32_t buckets_saturated;  /**< buckets stuck at the bin's maximum (255, or 65535 with
+                                      CYGNUM_PROFILE_HIST_BIN_BYTES 2): no overflow entry was free
                                       (CYGNUM_PROFILE_HIST_OVERFLOW_BUCKETS), or at
                                       2^32-1; they refuse further samples */
     uint32_t arcs;               /**< distinct arcs recorded */
