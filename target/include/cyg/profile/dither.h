@@ -20,10 +20,7 @@
  * came at the same point of its slot, a plain periodic timer). min is kept to at most
  * seven eighths of the period, which leaves the walk room (it crosses the slot in eight
  * samples or so): a HAL's shortest interval needs its interrupt, catching up included, to
- * fit in seven eighths of it. Where an eighth is under 8 ticks (a coarse timer: a 1 MHz
- * SP804 at 10 us), the room is 8 ticks, or half the period if that is less: an eighth of
- * 10 ticks is one, a step with no choice in it, and the offsets came round in a fixed
- * order that a program's own period could meet (shares 1.7 points off at 10 us).
+ * fit in seven eighths of it.
  *
  * The offsets come from a linear congruential sequence with a fixed seed, so that runs
  * under QEMU -icount repeat exactly. CYGSEM_PROFILE_TIMER_DITHER off (the CDL option):
@@ -50,23 +47,13 @@ struct profile_dither {
     uint32_t shift;
 };
 
-/* The walk's room: how far below the period min is kept (see above). */
-static inline uint32_t profile_dither_room(uint32_t period)
-{
-    uint32_t room = period / 8;
-    if (room < 8u)
-        room = period / 2 < 8u ? period / 2 : 8u;
-    return room;
-}
-
 /* Starts the sequence for a nominal period of period ticks (1 to 2^31 - 1), no period
- * shorter than min ticks (kept to period - profile_dither_room(period) at most, and 1 at
+ * shorter than min ticks (kept to period - period / 8 at most, the walk's room, and 1 at
  * least). */
 static inline void profile_dither_start(struct profile_dither *d, uint32_t period, uint32_t min)
 {
-    uint32_t room = profile_dither_room(period);
-    if (min > period - room)
-        min = period - room;
+    if (min > period - period / 8)
+        min = period - period / 8;
     if (min == 0)
         min = 1;
     uint32_t span = period > min ? period - min : 0, shift = 0;
