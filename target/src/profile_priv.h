@@ -376,10 +376,21 @@ typedef uint16_t profile_stack_hint;
 #endif
 /* A shadow stack: the handlers' (stacks[0]) or a thread's. depth counts frames past
  * CYGNUM_PROFILE_STACKS_DEPTH too, which are not kept. */
+/* A hook window (stacks.c): the last sample's node and PC since the last hook of its
+ * context, and the frame that context's last exit hook ended, with that hook's return
+ * address. */
+struct profile_stack_window {
+    uint32_t  sample_node, exited_node, exited_parent;
+    uintptr_t sample_pc, exited_ret;
+};
 struct profile_shadow_stack {
     uintptr_t context;          /* the thread's id (profile_task_switch) */
     uint32_t  context_node;
     uint32_t  depth;
+    /* Its hooks' window (stacks.c), before the frames so that v6-M reaches it by an
+     * immediate offset: each context keeps its own, since a handler's hooks must not close
+     * the window of the thread it interrupted. */
+    struct profile_stack_window window;
     struct profile_stack_frame frames[CYGNUM_PROFILE_STACKS_DEPTH];
 };
 struct profile_stacks {
@@ -390,10 +401,6 @@ struct profile_stacks {
     uint32_t threads_used;      /* stacks[1 .. threads_used) are threads' */
     uint32_t samples_truncated, calls_unrecorded, frames_repaired, calls_unhooked;
     uint32_t switches_lost;     /* profile_task_switch found no room for a thread */
-    /* The hooks' windows (stacks.c): the last sample's node and PC since the last hook,
-     * and the frame the last exit hook ended, with that hook's return address. */
-    uint32_t  sample_node, exited_node, exited_parent;
-    uintptr_t sample_pc, exited_ret;
     /* The enter hook's fast path (stacks.c): the node found or made last for a hash of its
      * parent and call site, checked against the node before use; as many slots as NODES
      * rounded down to a power of two (RAM: a small part's tree is the part's heap), each

@@ -78,18 +78,37 @@
 struct profile_stacks profile_stacks = {
     .nodes_used = 1,
     .roots = NO_NODE,
-    .sample_node = NO_NODE,
-    .exited_node = NO_NODE,
     .thread = 1,
     .running = &profile_stacks.stacks[1],
     .threads_used = 2,
     .nodes = { [0] = { .parent = NO_NODE, .first_child = NO_NODE, .next_sibling = NO_NODE } },
-    .stacks = { [1] = { .context = 0 } },
+    .stacks = { [0] = { .window = { .sample_node = NO_NODE, .exited_node = NO_NODE } },
+                [1] = { .context = 0,
+                        .window = { .sample_node = NO_NODE, .exited_node = NO_NODE } } },
 };
 
 static inline struct profile_shadow_stack *shadow(struct profile_stacks *t, uint32_t level)
 {
     return level ? &t->stacks[0] : t->running;
+}
+
+/* The stack a sample is charged to now: the handlers' if one with hooked frames was
+ * interrupted, else the running thread's. */
+static inline struct profile_shadow_stack *charged_stack(struct profile_stacks *t)
+{
+    return t->stacks[0].depth ? &t->stacks[0] : t->running;
+}
+
+static inline void window_close(struct profile_stack_window *w)
+{
+    w->sample_node = w->exited_node = NO_NODE;
+}
+
+/* Every context's window (the tree's indices change, or a count is cleared). */
+static void windows_close(struct profile_stacks *t)
+{
+    for (uint32_t i = 0; i < t->threads_used; i++)
+        window_close(&t->stacks[i].window);
 }
 
 /* The innermost frame kept of stack k (frames past DEPTH are not), or NULL if none. */
@@ -175,24 +194,24 @@ static void drop_left_frames(struct profile_stacks *t, struct profile_shadow_sta
 
 /* The node a sample goes to now: the innermost handler frame's if a handler with hooked
  * frames was interrupted, else the thread's innermost frame's (its context if none). */
-static inline uint32_t charged_node(const struct profile_stacks *t)
+static inline uint32_t charged_node(struct profile_stacks *t)
 {
-    const struct profile_shadow_stack *k = &t->stacks[0];
-    if (!k->depth)
-        k = t->running;
+    const struct profile_shadow_stack *k = charged_stack(t);
     uint32_t node = top_node(k);
     return node == NO_NODE ? k->context_node : node;
 }
 
-/* A new frame's node: the last sample, if it fell in the function's first instructions
- * (its address up to the enter hook's return address ret), was charged to the node before
- * it; it moves there. Not for an inlined frame (its address is its copy's, elsewhere). */
-static inline void entry_window(struct profile_stacks *t, uint32_t before, uint32_t node,
-                                uintptr_t fn, uintptr_t ret)
+/* A new frame's node: the last sample of window w, if it fell in the function's first
+ * instructions (its address up to the enter hook's return address ret), was charged to the
+ * node before it; it moves there, and the window is closed. Not for an inlined frame (its
+ * address is its copy's, elsewhere). */
+static inline void entry_window(struct profile_stacks *t, struct profile_stack_window *w,
+                                uint32_t before, uint32_t node, uintptr_t fn, uintptr_t ret)
 {
-    if (t->sample_node == before && node != before && t->sample_pc - fn < ret - fn) {
+    if (w->sample_node == before && node != before && w->sample_pc - fn < ret - fn) {
         t->nodes[before].samples--;
         t->nodes[node].samples++;
+        w->sample_node = NO_NODE;
     }
 }
 
@@ -205,8 +224,9 @@ static inline int enter_fast(struct profile_stacks *t, uintptr_t fn, uintptr_t s
 {
     uint32_t level = HAL_PROFILE_STACK_LEVEL();
     struct profile_shadow_stack *k = shadow(t, level);
+    struct profile_stack_window *w = &k->window;
     uint32_t d = k->depth;
-    if (d - 1u >= DEPTH - 1u || t->sample_node != NO_NODE || !profile_state.armed_span)
+    if (d - 1u >= DEPTH - 1u || w->sample_node != NO_NODE || !profile_state.armed_span)
         return 0;
     struct profile_stack_frame *top = &k->frames[d - 1];
     if (top->level != level || top->sp <= sp)
@@ -216,7 +236,7 @@ static inline int enter_fast(struct profile_stacks *t, uintptr_t fn, uintptr_t s
     if (n->parent != top->node || n->self != fn || n->from != site)
         return 0;
     n->calls++;
-    t->exited_node = NO_NODE;
+    w->exited_node = NO_NODE;
     k->frames[d] = (struct profile_stack_frame){ node, 0, (uint16_t)level, fn, site, sp };
     k->depth = d + 1;
     return 1;
@@ -232,6 +252,7 @@ static __attribute__((noinline)) void stack_enter(uintptr_t fn, uintptr_t site, 
 
     drop_left_frames(t, k, level, fn, site, sp);
     uint32_t before = charged_node(t);
+    struct profile_stack_window *sw = &charged_stack(t)->window, *w = &k->window;
     /* (counted only while profiling runs; the frame is kept either way, for its exit) */
     uint32_t counted = s->armed_span != 0 || profile_slow_path(s) ? 1 : 0;
     const struct profile_stack_frame *top = top_frame(k);
@@ -254,8 +275,9 @@ static __attribute__((noinline)) void stack_enter(uintptr_t fn, uintptr_t site, 
     if (inlined)
         flags |= FRAME_INLINED;
     else
-        entry_window(t, before, node, fn, ret);
-    t->sample_node = t->exited_node = NO_NODE;
+        entry_window(t, sw, before, node, fn, ret);
+    /* (this context's window closes; a handler's first frame leaves the thread's open) */
+    window_close(w);
     if (k->depth < DEPTH)
         k->frames[k->depth] = (struct profile_stack_frame){ node, (uint16_t)flags,
                                                             (uint16_t)level, fn, site, sp };
@@ -280,13 +302,14 @@ static inline int exit_fast(struct profile_stacks *t, uintptr_t fn, uintptr_t si
     if (f->fn != fn || f->site != site || f->level != level)
         return 0;
     k->depth = d - 1;
-    t->sample_node = NO_NODE;
+    struct profile_stack_window *w = &k->window;
+    w->sample_node = NO_NODE;
     if (!(f->flags & FRAME_INLINED) && ret != site) {
-        t->exited_node = f->node;
-        t->exited_parent = f[-1].node;
-        t->exited_ret = ret;
+        w->exited_node = f->node;
+        w->exited_parent = f[-1].node;
+        w->exited_ret = ret;
     } else {
-        t->exited_node = NO_NODE;
+        w->exited_node = NO_NODE;
     }
     return 1;
 }
@@ -302,8 +325,9 @@ static __attribute__((noinline)) void stack_exit(uintptr_t fn, uintptr_t site, u
     struct profile_stacks *t = &profile_stacks;
     uint32_t level = HAL_PROFILE_STACK_LEVEL();
     struct profile_shadow_stack *k = shadow(t, level);
+    struct profile_stack_window *w = &k->window;
 
-    t->sample_node = t->exited_node = NO_NODE;
+    window_close(w);
     if (k->depth > DEPTH) {
         k->depth--;
         return;
@@ -317,9 +341,12 @@ static __attribute__((noinline)) void stack_exit(uintptr_t fn, uintptr_t site, u
                 t->frames_repaired += k->depth - d;
             k->depth = d - 1;
             if (!(f->flags & FRAME_INLINED) && ret != site) {
-                t->exited_node = f->node;
-                t->exited_parent = charged_node(t);
-                t->exited_ret = ret;
+                /* (where a sample in its epilogue will be charged: a handler's last
+                 * frame's, in the thread's window) */
+                struct profile_stack_window *ew = &charged_stack(t)->window;
+                ew->exited_node = f->node;
+                ew->exited_parent = charged_node(t);
+                ew->exited_ret = ret;
             }
             return;
         }
@@ -365,6 +392,7 @@ int profile_stack_select(uintptr_t id)
             t->switches_lost++;
             rc = -ENOMEM;
             i = 1;              /* the first thread's stack: counts go on, mixed */
+            window_close(&t->stacks[1].window);     /* (another thread's window) */
         } else {
             t->nodes_used++;
             t->nodes[node] = (struct profile_stack_node){ .parent = NO_NODE,
@@ -373,27 +401,28 @@ int profile_stack_select(uintptr_t id)
                                                           .from = id };
             t->stacks[i] = (struct profile_shadow_stack){ .context = id,
                                                           .context_node = node };
+            window_close(&t->stacks[i].window);
             t->threads_used++;
         }
     }
+    /* (each thread keeps its window while others run: a sample in its prologue before
+     * the switch still moves to the function when its enter hook runs after) */
     t->thread = i;
     t->running = &t->stacks[i];
-    t->sample_node = t->exited_node = NO_NODE;
     return rc;
 }
 
 void profile_stack_sample(uintptr_t pc)
 {
     struct profile_stacks *t = &profile_stacks;
-    struct profile_shadow_stack *k = &t->stacks[0];
-    if (!k->depth)
-        k = t->running;
+    struct profile_shadow_stack *k = charged_stack(t);
+    struct profile_stack_window *w = &k->window;
     uint32_t node = charged_node(t);
-    if (t->exited_node != NO_NODE && node == t->exited_parent && pc - t->exited_ret < EPILOGUE_BYTES)
-        node = t->exited_node;      /* in the epilogue of the frame that just ended */
+    if (w->exited_node != NO_NODE && node == w->exited_parent && pc - w->exited_ret < EPILOGUE_BYTES)
+        node = w->exited_node;      /* in the epilogue of the frame that just ended */
     t->nodes[node].samples++;
-    t->sample_node = node;
-    t->sample_pc = pc;
+    w->sample_node = node;
+    w->sample_pc = pc;
     const struct profile_stack_frame *f = top_frame(k);
     if (f && f->flags & FRAME_TRUNCATED)
         t->samples_truncated++;
@@ -529,7 +558,7 @@ void profile_stack_compact(void)
     struct profile_stacks *t = &profile_stacks;
     uint32_t *map = frozen->compact_map;
     profile_stack_forget();
-    t->sample_node = t->exited_node = NO_NODE;     /* (indices change) */
+    windows_close(t);     /* (indices change) */
     memset(map, 0, sizeof frozen->compact_map);
     memset(t->hints, 0, sizeof t->hints);   /* (indices change; node 0 is no child) */
     map[0] = 1;
@@ -669,7 +698,7 @@ void profile_stack_clear(void)
     t->frames_repaired = 0;
     t->calls_unhooked = 0;
     t->switches_lost = 0;
-    t->sample_node = t->exited_node = NO_NODE;
+    windows_close(t);
 }
 
 #endif /* PROFILE_STACKS */

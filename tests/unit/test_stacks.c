@@ -407,18 +407,48 @@ static void test_windows_charge_the_function(void **state)
     assert_int_equal(profile_stacks.nodes[w].samples, 1);      /* moved from fn 1's */
     assert_int_equal(profile_stacks.nodes[one].samples, 1);    /* the one past its epilogue */
     /* the exit window: a sample in the few bytes after the exit hook's return */
-    profile_stacks.exited_node = w;
-    profile_stacks.exited_parent = one;
-    profile_stacks.exited_ret = LOW + 0x800;
+    profile_stacks.running->window.exited_node = w;
+    profile_stacks.running->window.exited_parent = one;
+    profile_stacks.running->window.exited_ret = LOW + 0x800;
     __cyg_profile_func_enter((void *)FN(1), (void *)SITE(1));
-    profile_stacks.exited_node = w;
-    profile_stacks.exited_parent = child_of(0, FN(1), SITE(1));
-    profile_stacks.exited_ret = LOW + 0x800;
+    profile_stacks.running->window.exited_node = w;
+    profile_stacks.running->window.exited_parent = child_of(0, FN(1), SITE(1));
+    profile_stacks.running->window.exited_ret = LOW + 0x800;
     __profile_hit(LOW + 0x804);
     __profile_hit(LOW + 0x800 + 24);                            /* past it: the frame's */
     __cyg_profile_func_exit((void *)FN(1), (void *)SITE(1));
     assert_int_equal(profile_stacks.nodes[w].samples, 2);
     assert_int_equal(profile_stacks.nodes[one].samples, 2);
+}
+
+/* A -pg handler runs between a thread's sample and the thread's enter hook: its hooks close
+ * its own windows, not the thread's, so the sample in the function's first instructions
+ * still moves to the function's node. */
+static __attribute__((noinline)) void with_handler_in_window(void)
+{
+    const int hi[] = { 5, 6 };
+    __profile_hit((uintptr_t)with_handler_in_window);   /* at its first instruction */
+    void (*was)(void) = leaf_action;
+    leaf_action = NULL;
+    hal_host_in_interrupt = 1;
+    call_path(hi, 2);
+    hal_host_in_interrupt = 0;
+    leaf_action = was;
+    __cyg_profile_func_enter((void *)with_handler_in_window, (void *)SITE(7));
+    __cyg_profile_func_exit((void *)with_handler_in_window, (void *)SITE(7));
+}
+
+static void test_handler_leaves_the_threads_window(void **state)
+{
+    (void)state;
+    const int a[] = { 1 };
+    leaf_action = with_handler_in_window;
+    call_path(a, 1);
+    uint32_t one = child_of(0, FN(1), SITE(1));
+    uint32_t w = child_of(one, (uintptr_t)with_handler_in_window, SITE(7));
+    assert_int_not_equal(w, NO_NODE);
+    assert_int_equal(profile_stacks.nodes[w].samples, 1);      /* moved from fn 1's */
+    assert_int_equal(profile_stacks.nodes[one].samples, 0);
 }
 
 int main(void)
@@ -440,6 +470,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_inlined_frame_is_a_child, setup, teardown),
         cmocka_unit_test_setup_teardown(test_windows_charge_the_function, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_handler_leaves_the_threads_window, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
