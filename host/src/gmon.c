@@ -346,10 +346,6 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
 	return 0;
 }
 
-/* Whether a bin got exactly 65535 from this file.  Saturation is judged on what the
- * file adds to each bin, over all its records for the range: a sum written by -s splits a
- * bin over 65535 into several records, whose first ones hold 0xffff without being
- * saturated.  A range with one record (the usual case) is judged on the record alone. */
 /* What this file's histogram records add up to. */
 static uint64_t bins_sum(const struct reader *r)
 {
@@ -363,6 +359,10 @@ static uint64_t bins_sum(const struct reader *r)
 	return sum;
 }
 
+/* Whether a bin got exactly 65535 from this file.  Saturation is judged on what the
+ * file adds to each bin, over all its records for the range: a sum written by -s splits a
+ * bin over 65535 into several records, whose first ones hold 0xffff without being
+ * saturated.  A range with one record (the usual case) is judged on the record alone. */
 static int bins_saturated(const struct reader *r, const struct profile *p)
 {
 	size_t *count = xcalloc(p->nhists + 1, sizeof *count);
