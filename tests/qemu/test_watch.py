@@ -144,10 +144,14 @@ def watch_gdb(t, elf, port):
             if not p or (screens and p[0] == screens[-1][0]):
                 continue
             screens.append(p)
-            rows = p[3]
-            if not alpha_screen and rows.get("alpha", (0,))[0] >= 90:
+            rows, tasks = p[3], p[4]
+            # (a screen whose interval saw the firmware change phase has both tasks in it:
+            # the screens judged are the first whose last interval lay inside one phase)
+            if not alpha_screen and rows.get("alpha", (0,))[0] >= 90 and \
+               tasks.get("task-alpha", (0,))[0] >= 99:
                 alpha_screen = (p, text)
-            if alpha_screen and rows.get("beta", (0,))[0] >= 90 and rows.get("alpha", (0, 0))[1] > 0:
+            if alpha_screen and rows.get("beta", (0,))[0] >= 90 and \
+               rows.get("alpha", (0, 0))[1] > 0 and tasks.get("task-beta", (0,))[0] >= 99:
                 beta_screen = (p, text)
         tasks_a = alpha_screen and alpha_screen[0][4]
         tasks_b = beta_screen and beta_screen[0][4]
