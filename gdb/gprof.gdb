@@ -96,8 +96,8 @@ def _stub_range(name):
     try:
         key = (path, os.path.getmtime(path), name, start)
     except (OSError, TypeError):
-        key = None
-    if key not in _stub_ranges or key is None:
+        return _stub_extent(name, start)    # (no file to key it on: found again)
+    if key not in _stub_ranges:
         _stub_ranges[key] = _stub_extent(name, start)
     return _stub_ranges[key]
 

@@ -395,16 +395,24 @@ static __attribute__((noinline)) void with_windows(void)
     __profile_hit((uintptr_t)__builtin_return_address(0) + 0x100000u);  /* not its code */
 }
 
+/* Runs leaf under fn 1 (its call site SITE(7)); its node, which must hold the sample taken
+ * in its first instructions (moved from fn 1's); *one: fn 1's node. */
+static uint32_t leaf_with_entry_sample(void (*leaf)(void), uint32_t *one)
+{
+    const int a[] = { 1 };
+    leaf_action = leaf;
+    call_path(a, 1);
+    *one = child_of(0, FN(1), SITE(1));
+    uint32_t w = child_of(*one, (uintptr_t)leaf, SITE(7));
+    assert_int_not_equal(w, NO_NODE);
+    assert_int_equal(profile_stacks.nodes[w].samples, 1);      /* moved from fn 1's */
+    return w;
+}
+
 static void test_windows_charge_the_function(void **state)
 {
     (void)state;
-    const int a[] = { 1 };
-    leaf_action = with_windows;
-    call_path(a, 1);
-    uint32_t one = child_of(0, FN(1), SITE(1));
-    uint32_t w = child_of(one, (uintptr_t)with_windows, SITE(7));
-    assert_int_not_equal(w, NO_NODE);
-    assert_int_equal(profile_stacks.nodes[w].samples, 1);      /* moved from fn 1's */
+    uint32_t one, w = leaf_with_entry_sample(with_windows, &one);
     assert_int_equal(profile_stacks.nodes[one].samples, 1);    /* the one past its epilogue */
     /* the exit window: a sample in the few bytes after the exit hook's return */
     profile_stacks.running->window.exited_node = w;
@@ -441,13 +449,8 @@ static __attribute__((noinline)) void with_handler_in_window(void)
 static void test_handler_leaves_the_threads_window(void **state)
 {
     (void)state;
-    const int a[] = { 1 };
-    leaf_action = with_handler_in_window;
-    call_path(a, 1);
-    uint32_t one = child_of(0, FN(1), SITE(1));
-    uint32_t w = child_of(one, (uintptr_t)with_handler_in_window, SITE(7));
-    assert_int_not_equal(w, NO_NODE);
-    assert_int_equal(profile_stacks.nodes[w].samples, 1);      /* moved from fn 1's */
+    uint32_t one;
+    (void)leaf_with_entry_sample(with_handler_in_window, &one);
     assert_int_equal(profile_stacks.nodes[one].samples, 0);
 }
 
