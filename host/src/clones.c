@@ -68,6 +68,7 @@ static void copy_sources(struct symtab *tab, const struct symtab *from)
 		const struct sym *f = symtab_lookup(from, s->addr);
 		if (f && f->addr == s->addr && f->file) {
 			s->file = xstrdup(f->file);
+			s->owns_file = 1;
 			s->line = f->line;
 		}
 	}

@@ -436,6 +436,7 @@ static void elf_fill_sym(struct elf_reader *r, struct sym *s, size_t n, const GE
 	int line;
 	if (r->si && srcinfo_lookup(r->si, v, &f, &line, NULL)) {
 		s->file = xstrdup(f);
+		s->owns_file = 1;
 		symtab_note_file(r->tab, f);
 		s->line = line;
 	}

@@ -14,6 +14,11 @@
 #include "srcinfo.h"
 #include "symtab.h"
 
+static int same_str(const char *a, const char *b)
+{
+	return a == b || !strcmp(a, b);
+}
+
 /* ---- the name BFD's _bfd_elf_find_function gives an address ------------------------ */
 struct code_index {
 	const struct code_sym **v; /* by value, then symbol table order */
@@ -73,18 +78,18 @@ static const char *code_name(const struct code_index *ci, uint64_t addr)
 }
 
 /* Line symbol S for FUNC at FILE:LINE, address VMA; P the line symbol before it, if any
- * (a line of the same function keeps its staticness). */
+ * (a line of the same function keeps its staticness).  The strings are the DWARF
+ * reader's or the symbol table's, which the table keeps. */
 static void line_sym_fill(struct symtab *tab, struct sym *s, const struct sym *p,
 			  const char *func, const char *file, int line, uint64_t vma)
 {
 	memset(s, 0, sizeof *s);
-	s->name = xstrdup(func);
-	s->owns_name = 1;
-	s->file = xstrdup(file);
+	s->name = func;
+	s->file = file;
 	symtab_note_file(tab, file);
 	s->line = line;
 	s->addr = vma;
-	if (p && !strcmp(s->file, p->file) && !strcmp(s->name, p->name)) {
+	if (p && same_str(s->file, p->file) && same_str(s->name, p->name)) {
 		s->is_static = p->is_static;
 	} else {
 		const struct sym *f = symtab_lookup(tab, vma);
@@ -119,7 +124,7 @@ static struct sym *walk_lines(struct symtab *tab, struct srcinfo *si,
 		else if (!(func = code_name(ci, vma)))
 			continue;
 		struct sym *p = prev != SIZE_MAX ? &lines[prev] : NULL;
-		if (p && p->line == line && !strcmp(p->name, func) && !strcmp(p->file, file))
+		if (p && p->line == line && same_str(p->name, func) && same_str(p->file, file))
 			continue;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 1024;
@@ -149,19 +154,17 @@ int symtab_add_lines(struct symtab *tab, const char *path)
 	for (size_t i = 0; i < tab->ncode; i++)
 		ci.v[i] = &tab->code[i];
 	msort_ptrs((void **)ci.v, ci.n, cmp_code, NULL);
-	int fd = -1;
-	struct srcinfo *si = tab->si;
-	if (!si) {              /* (the symbols were read without DWARF at hand) */
-		if ((fd = open(path, O_RDONLY)) < 0)
+	if (!tab->si) {         /* (the symbols were read without DWARF at hand) */
+		int fd = open(path, O_RDONLY);
+		if (fd < 0)
 			return free(ci.v), error_errno("%s", path);
-		si = srcinfo_open(fd);
+		if ((tab->si = srcinfo_open(fd)))
+			tab->dwarf_fd = fd;     /* kept: the line symbols' strings are its */
+		else
+			close(fd);
 	}
 	size_t n;
-	struct sym *lines = walk_lines(tab, si, &ci, &n);
-	if (fd >= 0) {
-		srcinfo_close(si);
-		close(fd);
-	}
+	struct sym *lines = walk_lines(tab, tab->si, &ci, &n);
 	free(ci.v);
 	/* line symbols first, then the function symbols, and sort again */
 	struct sym *all = xcalloc(n + tab->len + 1, sizeof *all);

@@ -10,7 +10,8 @@
 
 static void sym_free(struct sym *s)
 {
-	free((char *)s->file);
+	if (s->owns_file)
+		free((char *)s->file);
 	free(s->dname);
 	free(s->bb);
 	if (s->owns_name)
@@ -114,9 +115,16 @@ struct sym *symtab_lookup(const struct symtab *tab, uint64_t addr)
 /* gprof's source_file_lookup_path: remember a source file the first time it is met. */
 void symtab_note_file(struct symtab *tab, const char *path)
 {
+	/* (line symbols come a file's lines at a time: the path met last, checked first) */
+	if (path == tab->last_noted && !strcmp(tab->files[tab->last_file], path))
+		return;
+	tab->last_noted = path;
 	for (size_t i = tab->nfiles; i-- > 0;)
-		if (!strcmp(tab->files[i], path))
+		if (!strcmp(tab->files[i], path)) {
+			tab->last_file = i;
 			return;
+		}
+	tab->last_file = tab->nfiles;
 	if (tab->nfiles == tab->files_cap) {
 		tab->files_cap = tab->files_cap ? 2 * tab->files_cap : 16;
 		tab->files = xrealloc(tab->files, tab->files_cap * sizeof *tab->files);
@@ -136,6 +144,7 @@ void symtab_drop_syms(struct symtab *tab)
 	for (size_t i = 0; i < tab->nfiles; i++)
 		free(tab->files[i]);
 	tab->nfiles = 0;
+	tab->last_noted = NULL;
 }
 
 void symtab_release(struct symtab *tab)

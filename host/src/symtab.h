@@ -26,6 +26,7 @@ struct sym {
 	const char *file;          /* source file from DWARF line info, or NULL */
 	int line;
 	unsigned is_static : 1, is_func : 1, owns_name : 1;
+	unsigned owns_file : 1;    /* FILE is this symbol's copy (else the DWARF reader's) */
 	unsigned mapped : 1;       /* -R: named after its object file (mapfile.c) */
 	unsigned clone : 1;        /* a GCC clone gprof leaves out, kept for --clones=own */
 	unsigned sel;              /* bit set of symspec tables that select this symbol */
@@ -68,6 +69,8 @@ struct symtab {
 	int is64, big_endian, machine;
 	char *strings_keep;        /* the string table the names point into */
 	char **files;              /* source files in the order first met (gprof's list) */
+	const char *last_noted;    /* the path symtab_note_file was last given, */
+	size_t last_file;          /* and its entry in FILES */
 	size_t nfiles, files_cap;
 	unsigned char *text;       /* -c: the contents of .text */
 	size_t text_size;
