@@ -85,6 +85,13 @@ static int cmp_entry(const void *l, const void *r)
 static void arc_table_build(struct options *o, const struct symtab *tab, int table,
 			    struct arc_entry **out, size_t *out_len)
 {
+	*out = NULL;
+	*out_len = 0;
+	size_t k = 0;
+	while (k < o->nspecs && o->specs[k].table != table)
+		k++;
+	if (k == o->nspecs)
+		return;                /* (no spec of this table: no symbol to match) */
 	size_t *last = xcalloc(o->nspecs + 1, sizeof *last);   /* symbol index + 1 */
 	size_t *open = xcalloc(o->nspecs + 1, sizeof *open);   /* its run's entry */
 	struct arc_entry *e = NULL;
@@ -120,18 +127,42 @@ static void arc_table_build(struct options *o, const struct symtab *tab, int tab
 	*out_len = kept;
 }
 
+/* Whether every spec selects by function name alone: then two symbols of one name (-l's
+ * lines of a function) are selected alike. */
+static int names_only(const struct options *o)
+{
+	for (size_t k = 0; k < o->nspecs; k++)
+		if (o->specs[k].file || o->specs[k].line)
+			return 0;
+	return 1;
+}
+
 void symspec_apply(struct options *o, struct symtab *tab)
 {
+	const char *last_name = NULL;     /* the symbol before's, when names_only */
+	unsigned last_sel = 0, last_len[NUM_TABLES] = {0};
+	int by_name = names_only(o);
 	for (size_t i = 0; i < tab->len; i++) {
 		struct sym *sym = &tab->base[i];
+		if (by_name && last_name && sym->name == last_name) {
+			sym->sel = last_sel;
+			for (int t = 0; last_sel && t < NUM_TABLES; t++)
+				o->table_len[t] += last_len[t];
+			continue;
+		}
+		memset(last_len, 0, sizeof last_len);
 		sym->sel = 0;
 		for (size_t k = 0; k < o->nspecs; k++) {
 			struct symspec *s = &o->specs[k];
 			if (match(s->file, s->name, s->line, sym)) {
 				sym->sel |= 1u << s->table;
-				o->table_len[s->table]++;
+				last_len[s->table]++;
 			}
 		}
+		for (int t = 0; sym->sel && t < NUM_TABLES; t++)
+			o->table_len[t] += last_len[t];
+		last_name = sym->name;
+		last_sel = sym->sel;
 	}
 	arc_table_build(o, tab, INCL_ARCS, &o->arc_tab[0], &o->arc_tab_len[0]);
 	arc_table_build(o, tab, EXCL_ARCS, &o->arc_tab[1], &o->arc_tab_len[1]);
