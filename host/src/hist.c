@@ -1,4 +1,5 @@
 /* Histogram: samples credited to symbols, and the flat profile. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,14 +104,14 @@ static const struct { char prefix; double scale; } si_tab[] = {
 
 /* gprof's SI prefix for the per-call columns: the one that shows the largest time per
  * call in [1, 1000) ("ms" under -T). */
-static unsigned flat_log_scale(const struct analysis *a, void **sorted)
+static unsigned flat_log_scale(const struct analysis *a, void **sorted, size_t n)
 {
 	if (a->opt->bsd)
 		return 5;
 	struct sym *top = NULL;
 	double top_time = 0.0;
 	unsigned log_scale = 0;
-	for (size_t i = 0; i < a->tab->len; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct sym *s = sorted[i];
 		if (s->ncalls) {
 			double t = (s->time + s->child_time) / s->ncalls;
@@ -129,6 +130,26 @@ static unsigned flat_log_scale(const struct analysis *a, void **sorted)
 		}
 	}
 	return log_scale;
+}
+
+/* The symbols to sort for the flat profile (*N of them): every one, or without those it
+ * leaves out for having neither time nor calls (-l makes thousands), when their order
+ * among the rest cannot change for it: every time a number, so that cmp_time orders
+ * consistently. */
+static void **unprinted_left_out(const struct analysis *a, size_t *n)
+{
+	const struct symtab *tab = a->tab;
+	void **v = xmalloc((tab->len + 1) * sizeof *v);
+	int drop = a->opt->ignore_zeros;
+	for (size_t i = 0; drop && i < tab->len; i++)
+		if (!isfinite(tab->base[i].time))
+			drop = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < tab->len; i++)
+		if (!drop || tab->base[i].ncalls || tab->base[i].time != 0)
+			v[k++] = &tab->base[i];
+	*n = k;
+	return v;
 }
 
 /* The granularity or sample line and the column headings; the total time to divide by. */
@@ -191,19 +212,17 @@ static void flat_line(const struct analysis *a, const struct sym *s, double accu
 
 void flat_print(struct analysis *a, FILE *out)
 {
-	struct symtab *tab = a->tab;
 	const struct options *o = a->opt;
 	if (!o->bsd)
 		fputs("Flat profile:\n", out);
 	else if (!o->brief)
 		fprintf(out, "\n\n\nflat profile:\n%s", flat_blurb);
-	void **sorted = xmalloc((tab->len + 1) * sizeof *sorted);
-	for (size_t i = 0; i < tab->len; i++)
-		sorted[i] = &tab->base[i];
-	msort_ptrs(sorted, tab->len, cmp_time, NULL);
-	unsigned log_scale = flat_log_scale(a, sorted);
+	size_t n = 0;
+	void **sorted = unprinted_left_out(a, &n);
+	msort_ptrs(sorted, n, cmp_time, NULL);
+	unsigned log_scale = flat_log_scale(a, sorted, n);
 	double total = flat_header(a, log_scale, out), accum = 0.0;
-	for (size_t i = 0; i < tab->len; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct sym *s = sorted[i];
 		if (!selected(a, s, INCL_FLAT, EXCL_FLAT))
 			continue;
