@@ -1,6 +1,7 @@
 /* The call graph: arcs, depth-first numbering with cycle detection, time propagation.
  * Same results as gprof's cg_arcs.c/cg_dfn.c, in O(n log n): arcs are found through a
  * hash table, and cycles are merged with union-find instead of rescanning the stack. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -443,11 +444,25 @@ static void propagate_time(struct sym *parent)
 	}
 }
 
-static int cmp_topo(const void *l, const void *r, void *ctx)
+/* The symbols by topological order, as a stable sort would put them: counted, since the
+ * numbers are at most the symbols' count (or DFN_BUSY, DFN_NAN where numbering
+ * stopped). */
+static void **by_topo_order(const struct symtab *tab)
 {
-	const struct sym *a = l, *b = r;
-	(void)ctx;
-	return a->top_order < b->top_order ? -1 : a->top_order > b->top_order;
+	size_t nkeys = tab->len + 2;                     /* top_order + 1: 0 ... len + 1 */
+	size_t *first = xcalloc(nkeys + 1, sizeof *first);
+	void **v = xmalloc((tab->len + 1) * sizeof *v);
+	for (size_t i = 0; i < tab->len; i++)
+		first[tab->base[i].top_order + 1]++;
+	for (size_t k = 0, sum = 0; k < nkeys; k++) {
+		size_t c = first[k];
+		first[k] = sum;
+		sum += c;
+	}
+	for (size_t i = 0; i < tab->len; i++)
+		v[first[tab->base[i].top_order + 1]++] = &tab->base[i];
+	free(first);
+	return v;
 }
 
 static int cmp_total(const void *l, const void *r, void *ctx)
@@ -476,6 +491,145 @@ static int cmp_total(const void *l, const void *r, void *ctx)
 	if (left->ncalls < right->ncalls)
 		return 1;
 	return strcmp(left->name, right->name);
+}
+
+/* Symbols by name, for the many that tie on everything else: each distinct name's rank in
+ * cmp_total's order of names (those not starting with '_' first, then strcmp), found
+ * through a table of name pointers (a function's lines share theirs). */
+struct name_ranks {
+	const char **key;          /* a name pointer per slot, NULL empty */
+	size_t *rank, mask;
+};
+
+static int cmp_name_total(const void *l, const void *r, void *ctx)
+{
+	const char *a = l, *b = r;
+	(void)ctx;
+	if ((a[0] == '_') != (b[0] == '_'))
+		return a[0] == '_' ? 1 : -1;
+	return strcmp(a, b);
+}
+
+static size_t *name_slot(struct name_ranks *nr, const char *name)
+{
+	size_t h = ((uintptr_t)name * 0x9E3779B97F4A7C15ull >> 17) & nr->mask;
+	while (nr->key[h] && nr->key[h] != name)
+		h = (h + 1) & nr->mask;
+	nr->key[h] = name;
+	return &nr->rank[h];
+}
+
+/* The ranks of the names of the N symbols V; the number of ranks. */
+static size_t name_ranks_build(struct name_ranks *nr, struct sym **v, size_t n)
+{
+	size_t cap = 16;
+	while (cap < 2 * n + 16)
+		cap *= 2;
+	nr->key = xcalloc(cap, sizeof *nr->key);
+	nr->rank = xcalloc(cap, sizeof *nr->rank);
+	nr->mask = cap - 1;
+	void **names = xmalloc((n + 1) * sizeof *names);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t *r = name_slot(nr, v[i]->name);
+		if (!*r) {
+			*r = 1;
+			names[k++] = (void *)v[i]->name;
+		}
+	}
+	msort_ptrs(names, k, cmp_name_total, NULL);
+	size_t rank = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (i == 0 || strcmp(names[i - 1], names[i]))
+			rank++;
+		*name_slot(nr, names[i]) = rank;
+	}
+	free(names);
+	return rank + 1;
+}
+
+/* Whether S ties with every symbol like it on cmp_total's keys but the name: named, no
+ * time, no calls (-l's lines mostly). */
+static int only_name_left(const struct sym *s)
+{
+	return s->name && s->prop_self + s->prop_child == 0.0 && s->ncalls == 0;
+}
+
+/* S's place in the table (a cycle's: after every symbol). */
+static size_t sym_place(const struct symtab *tab, const struct sym *s)
+{
+	return s >= tab->base && s < tab->base + tab->len ? (size_t)(s - tab->base) : SIZE_MAX;
+}
+
+/* The symbols, then the cycles, in cmp_total's order, as glibc's merge sort puts them.
+ * That sort is stable, and cmp_total's one inconsistency (two cycles of equal time each
+ * first) always falls to the earlier.  So where every time is a number, the symbols that
+ * differ only by name are counted into place by their names' ranks (the rest sorted as
+ * before), and the two lists merged, ties to the earlier. */
+static void **by_total(struct analysis *a)
+{
+	struct symtab *tab = a->tab;
+	size_t n = tab->len + a->ncycles, nz = 0, nr = 0;
+	void **ts = xmalloc((n + 1) * sizeof *ts);
+	for (size_t i = 0; i < tab->len; i++)
+		ts[i] = &tab->base[i];
+	for (int i = 1; i <= a->ncycles; i++)
+		ts[tab->len + i - 1] = &a->cycles[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct sym *s = ts[i];
+		if (!isfinite(s->prop_self + s->prop_child)) {
+			msort_ptrs(ts, n, cmp_total, NULL);
+			return ts;
+		}
+		nz += only_name_left(s);
+	}
+	if (nz < 2) {
+		msort_ptrs(ts, n, cmp_total, NULL);
+		return ts;
+	}
+	struct sym **z = xmalloc((nz + 1) * sizeof *z), **rest = xmalloc((n - nz + 1) * sizeof *rest);
+	nz = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct sym *s = ts[i];
+		if (only_name_left(s))
+			z[nz++] = s;
+		else
+			rest[nr++] = s;
+	}
+	msort_ptrs((void **)rest, nr, cmp_total, NULL);
+	struct name_ranks ranks;
+	size_t nranks = name_ranks_build(&ranks, z, nz);
+	size_t *first = xcalloc(nranks + 1, sizeof *first);
+	for (size_t i = 0; i < nz; i++)
+		first[*name_slot(&ranks, z[i]->name)]++;
+	for (size_t k = 0, sum = 0; k <= nranks; k++) {
+		size_t c = first[k];
+		first[k] = sum;
+		sum += c;
+	}
+	struct sym **zs = xmalloc((nz + 1) * sizeof *zs);
+	for (size_t i = 0; i < nz; i++)
+		zs[first[*name_slot(&ranks, z[i]->name)]++] = z[i];
+	/* ties to the earlier (only symbols of one name tie) */
+	size_t i = 0, j = 0, k = 0;
+	while (i < nr && j < nz) {
+		int c = cmp_total(rest[i], zs[j], NULL);
+		if (c < 0 || (c == 0 && sym_place(tab, rest[i]) < sym_place(tab, zs[j])))
+			ts[k++] = rest[i++];
+		else
+			ts[k++] = zs[j++];
+	}
+	while (i < nr)
+		ts[k++] = rest[i++];
+	while (j < nz)
+		ts[k++] = zs[j++];
+	free(first);
+	free(zs);
+	free(z);
+	free(rest);
+	free(ranks.key);
+	free(ranks.rank);
+	return ts;
 }
 
 void cg_assemble(struct analysis *a)
@@ -514,10 +668,7 @@ void cg_assemble(struct analysis *a)
 		tab->base[i].cyc_head = root_of(&tab->base[i]);
 	cycle_link(a);
 
-	void **top = xmalloc((tab->len + 1) * sizeof *top);
-	for (size_t i = 0; i < tab->len; i++)
-		top[i] = &tab->base[i];
-	msort_ptrs(top, tab->len, cmp_topo, NULL);
+	void **top = by_topo_order(tab);
 	propagate_flags(a, (struct sym **)top);
 	cycle_time(a);
 	for (size_t i = 0; i < tab->len; i++)
@@ -527,12 +678,7 @@ void cg_assemble(struct analysis *a)
 		stacks_measure(a, a->stacks);   /* gmon.stacks: measured, not estimated */
 
 	size_t n = tab->len + a->ncycles;
-	void **ts = xmalloc((n + 1) * sizeof *ts);
-	for (size_t i = 0; i < tab->len; i++)
-		ts[i] = &tab->base[i];
-	for (int i = 1; i <= a->ncycles; i++)
-		ts[tab->len + i - 1] = &a->cycles[i];
-	msort_ptrs(ts, n, cmp_total, NULL);
+	void **ts = by_total(a);
 	for (size_t i = 0; i < n; i++)
 		((struct sym *)ts[i])->index = (int)i + 1;
 	a->cg_sorted = (struct sym **)ts;
