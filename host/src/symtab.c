@@ -33,6 +33,27 @@ static int cmp_addr(const void *l, const void *r, void *ctx)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
+/* V's N symbols into OUT in cmp_addr's order if they are two sorted runs (-l's line
+ * symbols, then the function symbols sorted before): 1, else 0.  A stable merge of two
+ * runs is what the stable sort would give. */
+static int merge_two_runs(const struct sym *v, size_t n, struct sym *out)
+{
+	size_t mid = 1;
+	while (mid < n && cmp_addr(&v[mid - 1], &v[mid], NULL) < 0)
+		mid++;
+	for (size_t i = mid + 1; i < n; i++)
+		if (cmp_addr(&v[i - 1], &v[i], NULL) >= 0)
+			return 0;
+	size_t i = 0, j = mid, k = 0;
+	while (i < mid && j < n)
+		out[k++] = cmp_addr(&v[i], &v[j], NULL) <= 0 ? v[i++] : v[j++];
+	while (i < mid)
+		out[k++] = v[i++];
+	while (j < n)
+		out[k++] = v[j++];
+	return 1;
+}
+
 /* Which of two symbols at one address survives (gprof's symtab_finalize rules). */
 static int prefer_src(const struct sym *src, const struct sym *dst)
 {
@@ -56,14 +77,16 @@ void symtab_finalize(struct symtab *tab)
 {
 	if (!tab->len)
 		return;
-	void **ptrs = xmalloc(tab->len * sizeof *ptrs);
-	for (size_t i = 0; i < tab->len; i++)
-		ptrs[i] = &tab->base[i];
-	msort_ptrs(ptrs, tab->len, cmp_addr, NULL);
 	struct sym *sorted = xcalloc(tab->len + 1, sizeof *sorted);
-	for (size_t i = 0; i < tab->len; i++)
-		sorted[i] = *(struct sym *)ptrs[i];
-	free(ptrs);
+	if (!merge_two_runs(tab->base, tab->len, sorted)) {
+		void **ptrs = xmalloc(tab->len * sizeof *ptrs);
+		for (size_t i = 0; i < tab->len; i++)
+			ptrs[i] = &tab->base[i];
+		msort_ptrs(ptrs, tab->len, cmp_addr, NULL);
+		for (size_t i = 0; i < tab->len; i++)
+			sorted[i] = *(struct sym *)ptrs[i];
+		free(ptrs);
+	}
 	free(tab->base);
 	tab->base = sorted;
 
