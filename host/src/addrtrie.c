@@ -166,14 +166,10 @@ const struct addrtrie_node *addrtrie_leaf(const struct addrtrie *t, uint64_t add
 	return n;
 }
 
-size_t addrtrie_leaf_size(const struct addrtrie_node *leaf)
+const struct addrtrie_range *addrtrie_leaf_ranges(const struct addrtrie_node *leaf, size_t *n)
 {
-	return leaf ? leaf->n : 0;
-}
-
-const struct addrtrie_range *addrtrie_leaf_range(const struct addrtrie_node *leaf, size_t i)
-{
-	return &leaf->r[i];
+	*n = leaf ? leaf->n : 0;
+	return leaf ? leaf->r : NULL;
 }
 
 void addrtrie_free(struct addrtrie *t)

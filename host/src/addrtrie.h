@@ -19,8 +19,8 @@ struct addrtrie {
 };
 void addrtrie_add(struct addrtrie *t, size_t cu, uint64_t lo, uint64_t hi);
 const struct addrtrie_node *addrtrie_leaf(const struct addrtrie *t, uint64_t addr, uint64_t *last);
-size_t addrtrie_leaf_size(const struct addrtrie_node *leaf);
-const struct addrtrie_range *addrtrie_leaf_range(const struct addrtrie_node *leaf, size_t i);
+/* A leaf's ranges, *N of them (adding a range may move them) */
+const struct addrtrie_range *addrtrie_leaf_ranges(const struct addrtrie_node *leaf, size_t *n);
 void addrtrie_free(struct addrtrie *t);
 
 #endif

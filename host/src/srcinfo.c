@@ -249,25 +249,6 @@ static const char *func_name(struct srcinfo *si, struct functab *t, size_t n, in
 	return t->name[n];
 }
 
-/* Whether the N elements of SIZE bytes at V are in CMP's order already: a unit's
- * functions mostly come in address order, and a check is cheaper than the sort. */
-static int sorted(const void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-	const char *p = v;
-	for (size_t i = 1; i < n; i++)
-		if (cmp(p + (i - 1) * size, p + i * size) > 0)
-			return 0;
-	return 1;
-}
-
-static int cmp_func(const void *l, const void *r)
-{
-	const struct func *a = l, *b = r;
-	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
 /* Whether function A is the better answer where both hold an address: the smaller
  * range, of two equal ones the later DIE (BFD's lookup_address_in_function_table). */
 static int better_func(const struct func *a, const struct func *b)
@@ -308,10 +289,61 @@ static void fheap_pop(struct fheap *q)
 		q->h[i] = last;
 }
 
-static int cmp_u64(const void *l, const void *r)
+/* The sorts of a unit's functions and of their ends: merge sorts with the comparison
+ * inline (qsort's calls were a fifth of reading a program's DWARF), a half already after
+ * the other left as it is, short runs by insertion.  Both orders are total (a function's
+ * seq is its own), so any sort gives the same. */
+static int func_before(const struct func *a, const struct func *b)
 {
-	uint64_t a = *(const uint64_t *)l, b = *(const uint64_t *)r;
-	return a < b ? -1 : a > b;
+	return a->lo < b->lo || (a->lo == b->lo && a->seq < b->seq);
+}
+
+static void sort_funcs(struct func *v, size_t n, struct func *tmp)
+{
+	if (n <= 16) {
+		for (size_t i = 1; i < n; i++) {
+			struct func x = v[i];
+			size_t j = i;
+			for (; j > 0 && func_before(&x, &v[j - 1]); j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	size_t h = n / 2, i = 0, j = h, k = 0;
+	sort_funcs(v, h, tmp);
+	sort_funcs(v + h, n - h, tmp);
+	if (!func_before(&v[h], &v[h - 1]))
+		return;
+	memcpy(tmp, v, h * sizeof *v);
+	while (i < h && j < n)
+		v[k++] = func_before(&v[j], &tmp[i]) ? v[j++] : tmp[i++];
+	while (i < h)
+		v[k++] = tmp[i++];
+}
+
+static void sort_u64(uint64_t *v, size_t n, uint64_t *tmp)
+{
+	if (n <= 16) {
+		for (size_t i = 1; i < n; i++) {
+			uint64_t x = v[i];
+			size_t j = i;
+			for (; j > 0 && x < v[j - 1]; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	size_t h = n / 2, i = 0, j = h, k = 0;
+	sort_u64(v, h, tmp);
+	sort_u64(v + h, n - h, tmp);
+	if (v[h - 1] <= v[h])
+		return;
+	memcpy(tmp, v, h * sizeof *v);
+	while (i < h && j < n)
+		v[k++] = v[j] < tmp[i] ? v[j++] : tmp[i++];
+	while (i < h)
+		v[k++] = tmp[i++];
 }
 
 /* The innermost function at every address of unit CU's table T (sorted by lo), as
@@ -322,8 +354,9 @@ static void build_segments(struct functab *t)
 	uint64_t *ends = xmalloc((t->n + 1) * sizeof *ends);
 	for (size_t i = 0; i < t->n; i++)
 		ends[i] = t->v[i].hi;
-	if (!sorted(ends, t->n, sizeof *ends, cmp_u64))
-		qsort(ends, t->n, sizeof *ends, cmp_u64);
+	uint64_t *tmp = xmalloc((t->n / 2 + 1) * sizeof *tmp);
+	sort_u64(ends, t->n, tmp);
+	free(tmp);
 	struct fheap q = {xmalloc((t->n + 1) * sizeof *q.h), 0, t->v};
 	t->seg = xmalloc((2 * t->n + 1) * sizeof *t->seg);
 	size_t i = 0, j = 0;
@@ -382,8 +415,9 @@ static int look_into(struct srcinfo *si, size_t cu)
 	dwreader_funcs(&si->dw, si->cus[cu].off, &t->v, &t->n);
 	for (size_t i = 0; i < t->n; i++)
 		learn(si, t->v[i].lo, t->v[i].hi, cu);
-	if (!sorted(t->v, t->n, sizeof *t->v, cmp_func))
-		qsort(t->v, t->n, sizeof *t->v, cmp_func);
+	struct func *tmp = xmalloc((t->n / 2 + 1) * sizeof *tmp);
+	sort_funcs(t->v, t->n, tmp);
+	free(tmp);
 	build_segments(t);
 	return 1;
 }
@@ -468,10 +502,10 @@ static void leaf_until(struct srcinfo *si, const struct addrtrie_node *leaf, uin
 		       uint64_t last)
 {
 	si->until = last == UINT64_MAX ? UINT64_MAX : last + 1;
-	for (size_t i = 0; i < addrtrie_leaf_size(leaf); i++) {
-		const struct addrtrie_range *k = addrtrie_leaf_range(leaf, i);
-		until_min(si, k->lo > addr ? k->lo : k->hi > addr ? k->hi : UINT64_MAX);
-	}
+	size_t n;
+	const struct addrtrie_range *k = addrtrie_leaf_ranges(leaf, &n);
+	for (size_t i = 0; i < n; i++)
+		until_min(si, k[i].lo > addr ? k[i].lo : k[i].hi > addr ? k[i].hi : UINT64_MAX);
 }
 
 static int lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line)
@@ -482,16 +516,18 @@ static int lookup(struct srcinfo *si, uint64_t addr, const char **file, int *lin
 	uint64_t last;
 	const struct addrtrie_node *leaf = addrtrie_leaf(&si->trie, addr, &last);
 	leaf_until(si, leaf, addr, last);
-	for (size_t i = 0; i < addrtrie_leaf_size(leaf); i++)
-		si->mark[addrtrie_leaf_range(leaf, i)->cu] = 0;
-	for (size_t i = 0; i < addrtrie_leaf_size(leaf); i++) {
-		const struct addrtrie_range *k = addrtrie_leaf_range(leaf, i);
-		size_t cu = k->cu;
-		if (si->mark[cu] || addr < k->lo || addr >= k->hi)
+	size_t n;
+	const struct addrtrie_range *k = addrtrie_leaf_ranges(leaf, &n);
+	for (size_t i = 0; i < n; i++)
+		si->mark[k[i].cu] = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t cu = k[i].cu;
+		if (si->mark[cu] || addr < k[i].lo || addr >= k[i].hi)
 			continue;
 		si->mark[cu] = 1;
 		if ((r = answer(si, cu, addr, file, line)) != 0)
 			return r > 0;
+		k = addrtrie_leaf_ranges(leaf, &n);      /* (asking may have added some) */
 	}
 	for (size_t i = si->nwithout; i-- > 0;)
 		if ((r = answer(si, si->without[i], addr, file, line)) != 0)
