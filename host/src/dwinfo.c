@@ -774,9 +774,19 @@ static int read_die_at(struct dwreader *dr, uint64_t die, struct unit *u, struct
 	return r.bad ? -1 : 0;
 }
 
-/* The name of the function whose entry is at DIE: its linkage name (*LINKAGE set) if it or
- * an entry it links to has one, else its DW_AT_name, found the same way; NULL if none. */
-const char *dwreader_name(struct dwreader *dr, uint64_t die, int *linkage)
+static const char *origin_name(struct dwreader *dr, uint64_t die, int *linkage);
+
+/* DIE's slot in M (its own, or the empty one it would take). */
+static struct dwname *origin_slot(struct dwnames *m, uint64_t die)
+{
+	size_t h = (size_t)((die + 1) * 0x9E3779B97F4A7C15ull >> 20) & (m->cap - 1);
+	while (m->v[h].die_plus1 && m->v[h].die_plus1 != die + 1)
+		h = (h + 1) & (m->cap - 1);
+	return &m->v[h];
+}
+
+/* The name found from the entry at DIE on, with at most HOPS links followed. */
+static const char *name_from(struct dwreader *dr, uint64_t die, int hops, int *linkage)
 {
 	/* One walk down the links: each kind of name from the first entry that has one, as
 	 * three of dwarf_attr_integrate's walks, one per kind, would find it. */
@@ -787,7 +797,7 @@ const char *dwreader_name(struct dwreader *dr, uint64_t die, int *linkage)
 	*linkage = 0;
 	if (read_die_at(dr, die, &u, &d))
 		return NULL;
-	for (int chain = 0; chain < 16; chain++) {
+	for (int chain = 0; chain < hops; chain++) {
 		const struct aval *kind[3] = {&d.linkage, &d.mips_linkage, &d.name};
 		for (int k = 0; k < 3; k++)
 			if (!seen[k] && kind[k]->cls != A_NONE) {
@@ -799,7 +809,11 @@ const char *dwreader_name(struct dwreader *dr, uint64_t die, int *linkage)
 		const struct aval *link = d.origin.cls != A_NONE ? &d.origin : &d.spec;
 		uint64_t to = link->cls == A_REF && link->v < u.end - u.off ? u.off + link->v
 			    : link->cls == A_REF_ADDR ? link->v : UINT64_MAX;
-		if (to == UINT64_MAX || read_die_at(dr, to, &u, &d))
+		if (to == UINT64_MAX)
+			break;
+		if (chain == 0 && hops == 16 && !seen[0] && !seen[1] && !seen[2])
+			return origin_name(dr, to, linkage);   /* all from there on */
+		if (read_die_at(dr, to, &u, &d))
 			break;
 	}
 	for (int k = 0; k < 3; k++)
@@ -808,6 +822,41 @@ const char *dwreader_name(struct dwreader *dr, uint64_t die, int *linkage)
 			return found[k];
 		}
 	return NULL;
+}
+
+/* The name found from the entry at DIE on with 15 links left, that of an entry without
+ * names of its own that links there (an inlined copy's abstract origin): remembered, as
+ * many copies share one origin. */
+static const char *origin_name(struct dwreader *dr, uint64_t die, int *linkage)
+{
+	struct dwnames *m = &dr->names;
+	if (2 * (m->n + 1) > m->cap) {
+		struct dwnames old = *m;
+		m->cap = old.cap ? 2 * old.cap : 256;
+		m->v = xcalloc(m->cap, sizeof *m->v);
+		m->n = 0;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.v[i].die_plus1)
+				*origin_slot(m, old.v[i].die_plus1 - 1) = old.v[i], m->n++;
+		free(old.v);
+	}
+	struct dwname *e = origin_slot(m, die);
+	if (!e->die_plus1) {
+		int l;
+		e->name = name_from(dr, die, 15, &l);
+		e->linkage = l;
+		e->die_plus1 = die + 1;
+		m->n++;
+	}
+	*linkage = e->linkage;
+	return e->name;
+}
+
+/* The name of the function whose entry is at DIE: its linkage name (*LINKAGE set) if it or
+ * an entry it links to has one, else its DW_AT_name, found the same way; NULL if none. */
+const char *dwreader_name(struct dwreader *dr, uint64_t die, int *linkage)
+{
+	return name_from(dr, die, 16, linkage);
 }
 
 void dwreader_init(struct dwreader *dr, const struct dwsecs *s)
@@ -825,5 +874,6 @@ void dwreader_release(struct dwreader *dr)
 	free(dr->tabs);
 	free(dr->units);
 	free(dr->last);
+	free(dr->names.v);
 	memset(dr, 0, sizeof *dr);
 }

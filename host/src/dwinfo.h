@@ -35,6 +35,17 @@ struct dwunit {
 struct dwabbrevs;
 struct dwlastunit;
 
+/* The names of entries linked to (dwinfo.c's origin_name), by offset. */
+struct dwname {
+	uint64_t die_plus1;        /* 0: an empty slot */
+	const char *name;
+	int linkage;
+};
+struct dwnames {
+	struct dwname *v;
+	size_t n, cap;
+};
+
 /* The reader: the sections, the abbreviation tables decoded so far, the units met, and
  * what is left of the work a file's size allows (a crafted file must not make it
  * quadratic). */
@@ -47,6 +58,7 @@ struct dwreader {
 	struct dwlastunit *last;   /* the unit of the last entry read by offset */
 	uint64_t abbrev_budget;    /* abbreviation entries left to decode */
 	uint64_t range_budget;     /* range list entries left to read */
+	struct dwnames names;
 };
 
 void dwreader_init(struct dwreader *r, const struct dwsecs *s);
