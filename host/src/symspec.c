@@ -1,6 +1,7 @@
 /* Symbol specifications (symspecs) of -p/-P/-q/-Q/-n/-N/-k, matched as gprof does:
  * "file:function", "file:line", "file" (has a dot), "line" (digits), "function". */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "error.h"
@@ -137,33 +138,47 @@ static int names_only(const struct options *o)
 	return 1;
 }
 
+/* A name's selection, remembered (symspec_apply). */
+struct sel_memo {
+	const char *name;
+	unsigned sel;
+	unsigned len[NUM_TABLES];
+};
+
 void symspec_apply(struct options *o, struct symtab *tab)
 {
-	const char *last_name = NULL;     /* the symbol before's, when names_only */
-	unsigned last_sel = 0, last_len[NUM_TABLES] = {0};
-	int by_name = names_only(o);
+	/* where names alone select, a name met again (by pointer: -l's lines of a function
+	 * and of what is inlined into it share theirs) is selected as before */
+	enum { MEMO = 256 };
+	struct sel_memo *memo = names_only(o) ? xcalloc(MEMO, sizeof *memo) : NULL;
 	for (size_t i = 0; i < tab->len; i++) {
 		struct sym *sym = &tab->base[i];
-		if (by_name && last_name && sym->name == last_name) {
-			sym->sel = last_sel;
-			for (int t = 0; last_sel && t < NUM_TABLES; t++)
-				o->table_len[t] += last_len[t];
-			continue;
+		struct sel_memo *m = NULL, one;
+		if (memo) {
+			m = &memo[((uintptr_t)sym->name >> 3 ^ (uintptr_t)sym->name >> 11) % MEMO];
+			if (m->name && m->name == sym->name) {
+				sym->sel = m->sel;
+				for (int t = 0; m->sel && t < NUM_TABLES; t++)
+					o->table_len[t] += m->len[t];
+				continue;
+			}
+		} else {
+			m = &one;
 		}
-		memset(last_len, 0, sizeof last_len);
-		sym->sel = 0;
+		memset(m, 0, sizeof *m);
 		for (size_t k = 0; k < o->nspecs; k++) {
 			struct symspec *s = &o->specs[k];
 			if (match(s->file, s->name, s->line, sym)) {
-				sym->sel |= 1u << s->table;
-				last_len[s->table]++;
+				m->sel |= 1u << s->table;
+				m->len[s->table]++;
 			}
 		}
-		for (int t = 0; sym->sel && t < NUM_TABLES; t++)
-			o->table_len[t] += last_len[t];
-		last_name = sym->name;
-		last_sel = sym->sel;
+		m->name = sym->name;
+		sym->sel = m->sel;
+		for (int t = 0; m->sel && t < NUM_TABLES; t++)
+			o->table_len[t] += m->len[t];
 	}
+	free(memo);
 	arc_table_build(o, tab, INCL_ARCS, &o->arc_tab[0], &o->arc_tab_len[0]);
 	arc_table_build(o, tab, EXCL_ARCS, &o->arc_tab[1], &o->arc_tab_len[1]);
 }
