@@ -77,6 +77,8 @@ struct linetab {
 	rowid *order;              /* every kept sequence's rows, lowest address first */
 	uint64_t (*spans)[2];      /* the finished sequences' spans, in decode order */
 	size_t nspans, spans_cap;
+	int rows_sorted;           /* every sequence's rows by address (BFD keeps them so) */
+	size_t hint_seq, hint_row; /* the last lookup's row: the next is mostly at or after */
 };
 
 /* ---- BFD's add_line_info ---------------------------------------------------------- */
@@ -548,6 +550,7 @@ static void sort_sequences(struct linetab *t)
 	t->nseqs = kept;
 	t->order = xmalloc((t->nrows + 1) * sizeof *t->order);
 	size_t at = 0;
+	int sorted = 1;
 	for (size_t i = 0; i < t->nseqs; i++) {
 		struct lseq *s = &t->seqs[i];
 		size_t n = 0;
@@ -555,15 +558,21 @@ static void sort_sequences(struct linetab *t)
 			n++;
 		s->first = at;
 		s->n = n;
-		for (rowid r = s->last; r != NONE; r = t->rows[r].prev)
+		uint64_t above = UINT64_MAX;
+		for (rowid r = s->last; r != NONE; r = t->rows[r].prev) {
 			t->order[at + --n] = r;
+			sorted &= t->rows[r].addr <= above;
+			above = t->rows[r].addr;
+		}
 		at += s->n;
 	}
+	t->rows_sorted = sorted;
+	t->hint_seq = SIZE_MAX;
 }
 
 /* ADDR's row: 1 with its LINE and FILE entry, or 0; *NEXT is an address above ADDR up
  * to which (not included) every address gets the same answer. */
-int linetab_lookup(const struct linetab *t, uint64_t addr, unsigned *line, unsigned *file,
+int linetab_lookup(struct linetab *t, uint64_t addr, unsigned *line, unsigned *file,
 		   uint64_t *next)
 {
 	*next = addr + 1;
@@ -590,8 +599,19 @@ int linetab_lookup(const struct linetab *t, uint64_t addr, unsigned *line, unsig
 	}
 	const rowid *o = t->order + s->first;
 	const struct lrow *row = NULL;
-	size_t mid = 0;
+	size_t mid = 0, seq = (size_t)(s - t->seqs);
 	lo = 0, hi = s->n;
+	/* the row the search would find (the last at or below ADDR, as the rows are in
+	 * order) if it is the hint's or one of the next two */
+	if (t->rows_sorted && t->hint_seq == seq)
+		for (size_t m = t->hint_row; m < s->n && m <= t->hint_row + 2; m++)
+			if (t->rows[o[m]].addr <= addr &&
+			    (m + 1 >= s->n || addr < t->rows[o[m + 1]].addr)) {
+				mid = m;
+				row = &t->rows[o[m]];
+				lo = hi;                /* found: no search */
+				break;
+			}
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		row = &t->rows[o[mid]];
@@ -602,6 +622,8 @@ int linetab_lookup(const struct linetab *t, uint64_t addr, unsigned *line, unsig
 		else
 			break;
 	}
+	t->hint_seq = seq;
+	t->hint_row = mid;
 	if (!row || addr < row->addr || mid + 1 >= s->n || addr >= t->rows[o[mid + 1]].addr ||
 	    row->end || o[mid] == s->last)
 		return 0;

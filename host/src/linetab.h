@@ -14,7 +14,7 @@ struct linesecs {
 };
 struct linetab *linetab_read(const struct linesecs *secs, uint64_t off, unsigned addr_size);
 int linetab_file(const struct linetab *t, unsigned file, const char **name, const char **dir);
-int linetab_lookup(const struct linetab *t, uint64_t addr, unsigned *line, unsigned *file,
+int linetab_lookup(struct linetab *t, uint64_t addr, unsigned *line, unsigned *file,
 		   uint64_t *next);
 size_t linetab_spans(const struct linetab *t, const uint64_t (**spans)[2]);
 void linetab_free(struct linetab *t);
