@@ -49,6 +49,7 @@ struct functab {
 	size_t n;
 	struct fseg *seg;       /* by lo: the innermost function at every address */
 	size_t nseg;
+	size_t hint;            /* the last segment func_at found after its address */
 	const char **name;      /* per function, once asked (NULL: not yet) */
 	unsigned char *linkage; /* per function: the name is a linkage name */
 	unsigned char *named;   /* per function: its name was asked for */
@@ -69,7 +70,8 @@ struct srcinfo {
 	size_t *without;        /* read units without ranges, in the order read (BFD asks the
 				 * latest first) */
 	size_t nwithout;
-	unsigned char *mark;    /* per unit: asked already (BFD's unit->mark) */
+	unsigned long *mark;    /* per unit: asked already in the lookup numbered so (BFD's */
+	unsigned long lookups;  /* unit->mark, cleared for the leaf's units each time) */
 	/* the line tables (linetab.c) */
 	struct linesecs secs;
 	struct linetab **lines; /* per unit, once looked into (NULL: BFD's unit error) */
@@ -78,6 +80,13 @@ struct srcinfo {
 	size_t last_cu;         /* the unit that gave the last answer */
 	size_t last_fn;         /* its innermost function at that address (NONE: none) */
 	uint64_t until;         /* the answers of the units asked so far hold up to here */
+	struct srcinfo_again {  /* the last lookup answered from a leaf (lookup's shortcut): */
+		int valid;
+		size_t cu;      /* the unit that answered */
+		uint64_t addr;  /* at this address, */
+		uint64_t others;/* the other units' answers, the ranges and the leaf hold below */
+		unsigned long learnt;
+	} again;
 	unsigned long learnt;   /* counts what was learnt: units read, looked into, ranges */
 };
 
@@ -378,10 +387,16 @@ static void build_segments(struct functab *t)
 
 /* The innermost function of unit CU at ADDR (an index into its table, or NONE); *NEXT
  * the address where that may change. */
-static size_t func_at(const struct srcinfo *si, size_t cu, uint64_t addr, uint64_t *next)
+static size_t func_at(struct srcinfo *si, size_t cu, uint64_t addr, uint64_t *next)
 {
-	const struct functab *t = &si->funcs[cu];
+	struct functab *t = &si->funcs[cu];
 	size_t lo = 0, hi = t->nseg;            /* first segment with lo > addr */
+	/* (mostly the segment after the last one asked for, or that one again) */
+	for (size_t h = t->hint; h < t->nseg && h <= t->hint + 1; h++)
+		if (t->seg[h].lo > addr && (h == 0 || t->seg[h - 1].lo <= addr)) {
+			lo = hi = h;
+			break;
+		}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (t->seg[mid].lo <= addr)
@@ -389,6 +404,7 @@ static size_t func_at(const struct srcinfo *si, size_t cu, uint64_t addr, uint64
 		else
 			hi = mid;
 	}
+	t->hint = lo;
 	*next = lo < t->nseg ? t->seg[lo].lo : UINT64_MAX;
 	return lo ? t->seg[lo - 1].f : NONE;
 }
@@ -511,22 +527,39 @@ static void leaf_until(struct srcinfo *si, const struct addrtrie_node *leaf, uin
 static int lookup(struct srcinfo *si, uint64_t addr, const char **file, int *line)
 {
 	int r;
+	/* Where nothing but the answering unit's row or function can have changed since
+	 * the last lookup (no range, leaf end, or other unit's row or function starts or
+	 * ends in between, nothing learnt), the units before it answer as they did: only
+	 * it is asked again.  A walk line by line mostly moves so. */
+	struct srcinfo_again *g = &si->again;
+	g->valid &= si->learnt == g->learnt && addr >= g->addr && addr < g->others;
+	if (g->valid) {
+		si->until = g->others;
+		if ((r = answer(si, g->cu, addr, file, line)) != 0) {
+			g->addr = addr;
+			return r > 0;
+		}
+		g->valid = 0;
+	}
 	/* the units of the leaf that holds the address whose ranges there hold it, in the
 	 * leaf's order (asking a unit can add ranges to the leaf: they are looked at too) */
+	unsigned long learnt = si->learnt;
 	uint64_t last;
 	const struct addrtrie_node *leaf = addrtrie_leaf(&si->trie, addr, &last);
 	leaf_until(si, leaf, addr, last);
 	size_t n;
 	const struct addrtrie_range *k = addrtrie_leaf_ranges(leaf, &n);
-	for (size_t i = 0; i < n; i++)
-		si->mark[k[i].cu] = 0;
+	unsigned long now = ++si->lookups;
 	for (size_t i = 0; i < n; i++) {
 		size_t cu = k[i].cu;
-		if (si->mark[cu] || addr < k[i].lo || addr >= k[i].hi)
+		if (si->mark[cu] == now || addr < k[i].lo || addr >= k[i].hi)
 			continue;
-		si->mark[cu] = 1;
-		if ((r = answer(si, cu, addr, file, line)) != 0)
+		si->mark[cu] = now;
+		uint64_t others = si->until;
+		if ((r = answer(si, cu, addr, file, line)) != 0) {
+			*g = (struct srcinfo_again){si->learnt == learnt, cu, addr, others, learnt};
 			return r > 0;
+		}
 		k = addrtrie_leaf_ranges(leaf, &n);      /* (asking may have added some) */
 	}
 	for (size_t i = si->nwithout; i-- > 0;)
