@@ -658,9 +658,15 @@ void cg_assemble(struct analysis *a)
 			find_calls(a, s, s->addr, i + 1 < tab->len ? tab->base[i + 1].addr : s->addr);
 	}
 	struct dfn d = {0};
-	for (size_t i = 0; i < tab->len; i++)
-		if (dfn_visit(&d, &tab->base[i]))
+	for (size_t i = 0; i < tab->len; i++) {
+		struct sym *s = &tab->base[i];
+		if (!s->children && s->top_order == DFN_NAN) {
+			s->top_order = ++d.counter;   /* (a push and a pop: most of -l's lines) */
+			continue;
+		}
+		if (dfn_visit(&d, s))
 			break;
+	}
 	free(d.stack);
 	free(d.iter);
 	free(d.ung);
