@@ -4,6 +4,8 @@
  *   - the switch hook: traceTASK_SWITCHED_IN() calls profile_task_switch() with the TCB
  *     and its name, so that every timer sample is counted for the running task (gmon.tasks)
  *     and, in the stack-profiling mode, each task's calls go on a shadow stack of its own;
+ *   - the delete hook: traceTASK_DELETE() calls profile_task_end(), so that a deleted
+ *     task's row keeps its name and a task made in its freed TCB gets a row of its own;
  *   - on Cortex-M, the port's handlers under the names of this package's vector table
  *     (SVC_Handler, PendSV_Handler, SysTick_Handler); define
  *     PROFILE_FREERTOS_KEEP_HANDLER_NAMES if your vector table names FreeRTOS's own;
@@ -26,6 +28,9 @@
  * name: it lives as long as the task) are in scope. */
 #define traceTASK_SWITCHED_IN() \
     ((void)profile_task_switch((uintptr_t)pxCurrentTCB, pxCurrentTCB->pcTaskName))
+/* Called in vTaskDelete before the TCB is freed: the task's row keeps its name, and a task
+ * made later in the same memory gets a row of its own. */
+#define traceTASK_DELETE(pxTCB) ((void)profile_task_end((uintptr_t)(pxTCB)))
 #endif
 
 #if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M' && \

@@ -414,6 +414,9 @@ extern struct profile_stacks profile_stacks;
 /* The running thread is now id: its shadow stack (made if new). -ENOMEM: no room, it
  * shares the first thread's (counted). In a lock section (profile_task_switch). */
 int profile_stack_select(uintptr_t id);
+/* The thread id ended: its context takes the id ended_id (its tree keeps its counts), and
+ * a thread of id later gets a shadow stack of its own. In a lock section (profile_task_end). */
+void profile_stack_end(uintptr_t id, uintptr_t ended_id);
 /* One sample, at pc, to the innermost frame's node (__profile_hit, masked, for every sample
  * it counts but the profiler's own). */
 void profile_stack_sample(uintptr_t pc);
@@ -450,15 +453,20 @@ int profile_stack_kept_ended(uint32_t generation);
  * the tasks that found no slot ("(other tasks)", id all-ones).
  */
 struct profile_task {
-    uintptr_t   id;
-    const char *name;           /* the caller's string (NULL: none) */
+    uintptr_t   id;             /* an ended task's: PROFILE_TASK_ENDED_ID(n), no task's */
+    const char *name;           /* the caller's string (NULL: none); an ended task's: the
+                                   table's copy (tasks.c) */
     uint32_t    samples;        /* timer samples taken while it ran (but the running
                                    task's latest: since folded_at) */
 };
+/* The id an ended task's slot takes, the n-th to end (from 0): no task's, nor "(other
+ * tasks)"'s, so that a task created at its address later gets a slot of its own. */
+#define PROFILE_TASK_ENDED_ID(n) (UINTPTR_MAX - 1u - (uintptr_t)(n))
 struct profile_tasks {
     uint32_t current;           /* the running task's slot */
     uint32_t used;              /* slots registered: 1 .. CYGNUM_PROFILE_TASKS */
     uint32_t unregistered;      /* profile_task_switch calls that found no slot */
+    uint32_t ended;             /* profile_task_end calls that found the task */
     /* profile_samples_since_on() when the running task's samples were last added to its
      * slot: the sample path counts nothing per task, the running task's samples are the
      * difference */

@@ -412,6 +412,17 @@ int profile_stack_select(uintptr_t id)
     return rc;
 }
 
+void profile_stack_end(uintptr_t id, uintptr_t ended_id)
+{
+    struct profile_stacks *t = &profile_stacks;
+    for (uint32_t i = 1; i < t->threads_used; i++)
+        if (t->stacks[i].context == id) {
+            t->stacks[i].context = ended_id;
+            t->nodes[t->stacks[i].context_node].from = ended_id;
+            return;
+        }
+}
+
 void profile_stack_sample(uintptr_t pc)
 {
     struct profile_stacks *t = &profile_stacks;

@@ -19,6 +19,7 @@
 #define TASKS      ((uint32_t)CYGNUM_PROFILE_TASKS)
 #define OTHER      TASKS        /* the slot of the tasks that found none */
 #define NAME_MAX_BYTES 255u     /* gmon.tasks keeps a name's first 255 bytes */
+#define ENDED_NAME_BYTES ((uint32_t)CYGNUM_PROFILE_TASK_NAME_BYTES)
 
 /* The task table (profile_priv.h): owned by this file; changed in lock sections
  * (profile_task_switch, a reset, a snapshot); read by gdb/gprof.gdb. */
@@ -39,6 +40,59 @@ static void fold_running(struct profile_tasks *t)
 /* The slots in use (registered, and "(other tasks)"), in order: what the loops visit. */
 #define FOR_EACH_SLOT(i, t) \
     for (uint32_t i = 0; i <= TASKS; i = i + 1 == (t)->used ? OTHER : i + 1)
+
+#if CYGNUM_PROFILE_TASK_NAME_BYTES
+/* The names of ended tasks, by slot (profile_task_end): the RTOS frees a task's string with
+ * it, and gmon.tasks is written later. A slot is never given to another task, so its copy
+ * stays as the table and its frozen and kept copies (which point here) need it. Owned by
+ * this file; written in profile_task_end's lock section, once a slot. */
+static char ended_names[CYGNUM_PROFILE_TASKS][CYGNUM_PROFILE_TASK_NAME_BYTES];
+#endif
+
+static void copies_renamed(uint32_t i, uintptr_t id, const char *was, const char *kept);
+
+/* Slot i's name, kept: copied into ended_names[i] (truncated), or dropped if none are
+ * kept; the table's copies that still point at the task's string point at the copy. */
+static const char *keep_name(uint32_t i, const char *name)
+{
+    const char *kept = NULL;
+#if CYGNUM_PROFILE_TASK_NAME_BYTES
+    if (name) {
+        uint32_t n = 0;
+        while (n + 1 < ENDED_NAME_BYTES && name[n]) {
+            ended_names[i][n] = name[n];
+            n++;
+        }
+        ended_names[i][n] = '\0';
+        kept = ended_names[i];
+    }
+#endif
+    return kept;
+}
+
+int profile_task_end(uintptr_t id)
+{
+    struct profile_tasks *t = &profile_tasks;
+    int rc = -ENOENT;
+    hal_profile_irq_state irq = profile_lock();
+    for (uint32_t i = 0; i < t->used; i++) {
+        struct profile_task *k = &t->slots[i];
+        if (k->id != id)
+            continue;
+        const char *was = k->name;
+        k->name = keep_name(i, was);
+        k->id = PROFILE_TASK_ENDED_ID(t->ended);
+        t->ended++;
+        copies_renamed(i, id, was, k->name);
+#if PROFILE_STACKS
+        profile_stack_end(id, k->id);
+#endif
+        rc = 0;
+        break;
+    }
+    profile_unlock(irq);
+    return rc;
+}
 
 int profile_task_switch(uintptr_t id, const char *name)
 {
@@ -110,6 +164,17 @@ static struct table_copy *frozen = &copies[0];
 static struct table_copy *kept = &copies[1];
 static uint32_t kept_generation;
 #endif
+
+/* Slot i's task (id, named was) ended: the table's copies that have it take the name kept
+ * (they keep the id: they are of a moment it ran). */
+static void copies_renamed(uint32_t i, uintptr_t id, const char *was, const char *kept)
+{
+    for (uint32_t c = 0; c < sizeof copies / sizeof copies[0]; c++) {
+        struct profile_task *k = &copies[c].table.slots[i];
+        if (copies[c].valid && i < copies[c].table.used && k->id == id && k->name == was)
+            k->name = kept;
+    }
+}
 
 void profile_task_freeze(void)
 {

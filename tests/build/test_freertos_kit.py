@@ -4,6 +4,7 @@ tells how it was tried with the real kernel): a file standing for FreeRTOS's tas
 TCB, pxCurrentTCB and a FreeRTOSConfig.h that includes the kit, built with the reference
 board's compiler and configuration:
   - traceTASK_SWITCHED_IN() calls profile_task_switch with the TCB and its pcTaskName;
+  - traceTASK_DELETE() calls profile_task_end with the TCB;
   - the port's handlers get the vector table's names (PendSV_Handler, SVC_Handler,
     SysTick_Handler), or keep theirs with PROFILE_FREERTOS_KEEP_HANDLER_NAMES;
   - a table too small for PROFILE_FREERTOS_TASKS + idle + timer + main stops the build with
@@ -32,6 +33,7 @@ typedef struct { void *top; char pcTaskName[12]; } TCB_t;
 TCB_t *volatile pxCurrentTCB;
 #include "FreeRTOSConfig.h"
 void vTaskSwitchContext(void) { traceTASK_SWITCHED_IN(); }
+void vTaskDelete(TCB_t *pxTCB) { traceTASK_DELETE(pxTCB); }
 void xPortPendSVHandler(void) {}
 void vPortSVCHandler(void) {}
 void xPortSysTickHandler(void) {}
@@ -132,6 +134,11 @@ def main():
             t.ok(re.search(r"profile_task_switch\(\(uintptr_t\)pxCurrentTCB, "
                            r"pxCurrentTCB->pcTaskName\)", body[:300]) is not None,
                  "... with the TCB and its pcTaskName", body[:300])
+            t.ok(re.search(r"\bU profile_task_end\b", syms) is not None and
+                 re.search(r"profile_task_end\(\(uintptr_t\)\(pxTCB\)\)",
+                           pre[pre.find("void vTaskDelete("):][:200]) is not None,
+                 "traceTASK_DELETE calls profile_task_end with the TCB",
+                 pre[pre.find("void vTaskDelete("):][:200])
             t.eq(sorted(re.findall(r"\bT (\w+_Handler)\b", syms)),
                  ["PendSV_Handler", "SVC_Handler", "SysTick_Handler"],
                  "the port's handlers under the vector table's names")

@@ -454,6 +454,25 @@ static void test_handler_leaves_the_threads_window(void **state)
     assert_int_equal(profile_stacks.nodes[one].samples, 0);
 }
 
+/* A thread that ends (profile_task_end) keeps its context, under the id its gmon.tasks row
+ * takes; a thread made later at its address is another thread. (Runs last: 0x11 is the
+ * second of the 2 threads, test_threads's.) */
+static void test_ended_thread_keeps_its_context(void **state)
+{
+    (void)state;
+    const int cd[] = { 3, 4 };
+    assert_int_equal(profile_stack_switch(0x11), 0);
+    uint32_t ctx = profile_stacks.stacks[profile_stacks.thread].context_node;
+    call_path(cd, 2);
+    assert_int_equal(profile_task_end(0x11), 0);
+    assert_int_equal(profile_stacks.nodes[ctx].from, UINTPTR_MAX - 1);
+    assert_int_equal(calls_of(ctx, cd, 2), 1);
+    uint32_t lost = profile_stacks.switches_lost;
+    assert_int_equal(profile_stack_switch(0x11), -ENOMEM);  /* a new one: no stack left */
+    assert_int_equal(profile_stacks.switches_lost, lost + 1);
+    assert_int_equal(profile_stack_switch(0), 0);
+}
+
 int main(void)
 {
     /* (the tree is static: each test's profile_on discards what the one before left) */
@@ -474,6 +493,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_inlined_frame_is_a_child, setup, teardown),
         cmocka_unit_test_setup_teardown(test_windows_charge_the_function, setup, teardown),
         cmocka_unit_test_setup_teardown(test_handler_leaves_the_threads_window, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ended_thread_keeps_its_context, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

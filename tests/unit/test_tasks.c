@@ -201,11 +201,56 @@ static void test_full_table_is_counted(void **state)
     profile_snapshot_release(&r, 1);
 }
 
+/* A task that ends (profile_task_end, an RTOS's delete hook) keeps its row and a copy of its
+ * name, in the live table and in a frozen one, and takes an id no task has: the RTOS frees
+ * the name with the task, and a task made later at its address is another task. (Runs
+ * last: A and B are registered, the 3 slots full.) */
+static void test_ended_task_keeps_its_row(void **state)
+{
+    (void)state;
+    char a_name[16] = "task A", b_name[16] = "task B";
+    assert_int_equal(profile_task_switch(B, b_name), 0);
+    assert_int_equal(profile_task_switch(A, a_name), 0);
+    samples(3);
+    struct profile_gmon_reader r;
+    assert_int_equal(profile_snapshot_take(&r), 0);    /* A and B in the frozen table */
+    assert_int_equal(profile_task_end(B), 0);          /* not running */
+    assert_int_equal(profile_task_end(A), 0);          /* running: it goes on until a switch */
+    samples(2);
+    memset(a_name, 0xA5, sizeof a_name);               /* freed, reused */
+    memset(b_name, '#', sizeof b_name);
+    struct image m = frozen_image();                   /* of the moment before: their ids */
+    assert_int_equal(m.id[1], A);
+    assert_string_equal(m.name[1], "task A");
+    assert_int_equal(m.task_samples[1], 3);
+    assert_int_equal(m.id[2], B);
+    assert_string_equal(m.name[2], "task B");
+    profile_snapshot_release(&r, 0);
+
+    /* A task at B's address later: not B's row (the table is full: "(other tasks)"). */
+    assert_int_equal(profile_task_switch(B, "task B2"), -ENOMEM);
+    samples(4);
+    assert_int_equal(profile_task_end(0xE0), -ENOENT);
+    assert_int_equal(profile_snapshot_take(&r), 0);
+    m = frozen_image();
+    assert_int_equal(m.n, 4);
+    assert_int_equal(m.id[1], UINTPTR_MAX - 2);        /* the second to end */
+    assert_string_equal(m.name[1], "task A");
+    assert_int_equal(m.task_samples[1], 5);             /* 3 merged back, 2 after its end */
+    assert_int_equal(m.id[2], UINTPTR_MAX - 1);
+    assert_string_equal(m.name[2], "task B");
+    assert_int_equal(m.id[3], UINTPTR_MAX);
+    assert_int_equal(m.task_samples[3], 4);
+    assert_int_equal(m.unregistered, 1);
+    profile_snapshot_release(&r, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_samples_follow_the_running_task, setup, teardown),
         cmocka_unit_test_setup_teardown(test_full_table_is_counted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ended_task_keeps_its_row, setup, teardown),
     };
     return cmocka_run_group_tests_name("per-task time", tests, NULL, NULL);
 }

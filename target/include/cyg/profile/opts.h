@@ -48,6 +48,12 @@
 #define CYGNUM_PROFILE_TASKS 16
 #endif
 
+/* Bytes of an ended task's name the task table keeps (profile_task_end: the RTOS frees the
+ * string with the task), terminator included; 0: none kept. */
+#ifndef CYGNUM_PROFILE_TASK_NAME_BYTES
+#define CYGNUM_PROFILE_TASK_NAME_BYTES 16
+#endif
+
 /* The profile timer's period dithered (<cyg/profile/dither.h>). */
 #ifdef CYGSEM_PROFILE_TIMER_DITHER
 #define PROFILE_DITHER 1
@@ -132,6 +138,8 @@ _Static_assert(CYGNUM_PROFILE_MAX_RANGES >= 1 && CYGNUM_PROFILE_MAX_RANGES <= 16
                "CYGNUM_PROFILE_MAX_RANGES must be 1..16");
 _Static_assert(CYGNUM_PROFILE_TASKS >= 1 && CYGNUM_PROFILE_TASKS <= 1024,
                "CYGNUM_PROFILE_TASKS must be 1..1024 (the tasks timed apart, \"main\" included)");
+_Static_assert(CYGNUM_PROFILE_TASK_NAME_BYTES >= 0 && CYGNUM_PROFILE_TASK_NAME_BYTES <= 256,
+               "CYGNUM_PROFILE_TASK_NAME_BYTES must be 0..256");
 _Static_assert(CYGNUM_PROFILE_STACKS_NODES >= 2 && CYGNUM_PROFILE_STACKS_NODES <= 65536,
                "CYGNUM_PROFILE_STACKS_NODES must be 2..65536");
 _Static_assert(CYGNUM_PROFILE_STACKS_DEPTH >= 4 && CYGNUM_PROFILE_STACKS_DEPTH <= 4096,

@@ -188,6 +188,23 @@ int profile_write(const char *path);
 int profile_task_switch(uintptr_t id, const char *name);
 
 /**
+ * The task with this id ended. An RTOS calls it from its task-delete hook, before it frees
+ * the task (FreeRTOS: traceTASK_DELETE, which the kit defines). The task's row in gmon.tasks
+ * keeps its samples and a copy of its name (CYGNUM_PROFILE_TASK_NAME_BYTES), and takes an id
+ * no task has (0xFF...FE, then 0xFF...FD, ...): a task made later at the same address, as
+ * an RTOS reuses a freed TCB, gets a row of its own, and the old name is not read from freed
+ * memory. In the stack-profiling mode its context in gmon.stacks takes the same id.
+ * An ended task keeps its slot: CYGNUM_PROFILE_TASKS counts every task a run makes.
+ *
+ * Any context; profiling on or off.
+ *
+ * @param id    the task, as profile_task_switch() was given it
+ * @retval 0        ended (samples taken until the next switch still count for it)
+ * @retval -ENOENT  no task of this id has a slot (it never ran, or found none)
+ */
+int profile_task_end(uintptr_t id);
+
+/**
  * Deprecated: profile_task_switch(id, NULL).
  * @retval 0, -ENOMEM  as profile_task_switch()
  */
