@@ -15,6 +15,8 @@
  *     at every trap).
  *   - The tick: xTaskIncrementTick; the switch it asks for is made after hal_mtimer_isr has
  *     taken its sample, so that a sample is counted for the task it interrupted.
+ *   - A yield's switch: a profile sample already due is taken first, for the task that
+ *     yields (hal_mtimer_take_due_sample).
  *   - The handler depth: the port runs vTaskSwitchContext in its trap handler (the ecall
  *     of a yield, the tick) outside any of the HAL's handlers; the wrapper counts it as a
  *     handler (hal_riscv_irq_depth), so that in the stack-profiling mode its frames go on
@@ -68,6 +70,10 @@ GLUE void freertos_risc_v_application_interrupt_handler(void)
 
 GLUE void __wrap_vTaskSwitchContext(void)
 {
+    /* A yield is an ecall made with interrupts off when it comes from a critical section
+     * (the queue's): a sample that came due there is the yielding task's, at the ecall,
+     * not the next task's, which runs with its own interrupts on. */
+    hal_mtimer_take_due_sample(riscv_csr_read(mepc));
     hal_riscv_irq_depth++;
     __real_vTaskSwitchContext();
     hal_riscv_irq_depth--;

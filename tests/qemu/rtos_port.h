@@ -21,6 +21,7 @@ struct tcb {
     const char *name;
     unsigned prio, state, index;
     uint32_t wake;
+    uint32_t critical_nesting;  /* saved across a switch (the RISC-V port: it yields in one) */
     uint64_t stack[RTOS_STACK_WORDS / 2];
 };
 

@@ -8,8 +8,8 @@
  * sample, then the tick, and the switch the tick asks for is made after it; the scheduler
  * runs counted as a handler (hal_riscv_irq_depth), and the HAL's dispatch lets nothing nest
  * (the trap handler takes its ISR stack from the top every time). Critical sections turn
- * interrupts off (mstatus.MIE), the profile timer's too; a yield asked for in one is the
- * ecall at its end. RV32 and RV64 (a frame of register-sized slots). This file is built
+ * interrupts off (mstatus.MIE), the profile timer's too; a yield in one is an ecall there
+ * and then, as FreeRTOS's queue makes it. RV32 and RV64 (a frame of register-sized slots). This file is built
  * without the stack mode's hooks (tests/tests.mk).
  */
 #include <cyg/hal/board.h>
@@ -42,7 +42,7 @@ uintptr_t hal_riscv_trap(uintptr_t mcause, uintptr_t mepc);   /* the HAL's dispa
  * asked for (set in the timer's trap, made at its end), a yield asked for in a critical
  * section (made at its end). */
 uintptr_t rtos_isr_stack[ISR_STACK_WORDS] __attribute__((aligned(16)));
-static volatile int switch_pending, yield_pending;
+static volatile int switch_pending;
 
 /* The markers: rtos_mark_N for the task of index N (a ret each, no hooks). */
 __asm__(".text\n"
@@ -96,12 +96,16 @@ __asm__(".section .text.rtos_trap, \"ax\", @progbits\n"
         ".text\n");
 _Static_assert(ISR_STACK_WORDS == 512 && FRAME_WORDS == 32, "the trap handler's constants");
 
-/* The scheduler, counted as a handler (the stack mode's frames go on the handlers' stack). */
+/* The scheduler, counted as a handler (the stack mode's frames go on the handlers' stack);
+ * the critical nesting is each task's (a task yields in a critical section, and the next
+ * one runs outside its own), as FreeRTOS's port keeps it in the task's context. */
 static void switch_context(void)
 {
+    rtos_current->critical_nesting = rtos_critical_nesting;
     hal_riscv_irq_depth++;
     rtos_switch_context();
     hal_riscv_irq_depth--;
+    rtos_critical_nesting = rtos_current->critical_nesting;
 }
 
 /* Every trap, on the ISR stack, interrupts off: frame is the task's saved registers. */
@@ -117,6 +121,7 @@ void rtos_trap_c(uintptr_t mcause, uintptr_t *frame)
             switch_context();
         }
     } else if (mcause == ECALL_M) {
+        hal_mtimer_take_due_sample(frame[0]);   /* the yielding task's, at the ecall */
         frame[0] += 4;                      /* (resume after the ecall) */
         switch_context();
     } else {
@@ -134,23 +139,18 @@ static void port_tick(void)
 
 void rtos_port_mask(int masked)
 {
-    if (masked) {
+    if (masked)
         riscv_csr_clear(mstatus, MSTATUS_MIE);
-    } else {
+    else
         riscv_csr_set(mstatus, MSTATUS_MIE);
-        if (yield_pending) {
-            yield_pending = 0;
-            __asm__ volatile("ecall" : : : "memory");
-        }
-    }
 }
 
+/* An ecall at once, in a critical section too (FreeRTOS's portYIELD inside the queue's
+ * taskENTER_CRITICAL): the switch is made with interrupts off, and the next task runs
+ * with its own on. */
 void rtos_port_yield(void)
 {
-    if (rtos_critical_nesting)
-        yield_pending = 1;                  /* at the critical section's end */
-    else
-        __asm__ volatile("ecall" : : : "memory");
+    __asm__ volatile("ecall" : : : "memory");
 }
 
 uint32_t *rtos_port_stack_init(uint32_t *top, rtos_task_fn fn, void (*exit_fn)(void))

@@ -162,6 +162,18 @@ HAL_RISCV_TRAP_CODE void hal_mtimer_isr(uintptr_t interrupted_pc)
     __profile_hit(interrupted_pc);
 }
 
+HAL_RISCV_TRAP_CODE void hal_mtimer_take_due_sample(uintptr_t pc)
+{
+    if (!profile_channel.interval)
+        return;
+    uint64_t now = mtime_read();
+    if (now < profile_channel.deadline)
+        return;
+    profile_channel.deadline = profile_next(now);
+    mtimer_program();
+    __profile_hit(pc);
+}
+
 void hal_riscv_mtimer_profile(uint32_t interval_ticks)
 {
     hal_profile_irq_state s = hal_profile_irq_save();

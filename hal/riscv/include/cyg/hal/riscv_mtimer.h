@@ -47,6 +47,15 @@ void hal_mtimer_tick_stop(void);
  */
 void hal_mtimer_isr(uintptr_t interrupted_pc);
 
+/**
+ * A switch is about to be made in a trap taken with interrupts off (an RTOS's yield, an
+ * ecall, inside a critical section): a profile sample that came due meanwhile is taken now,
+ * at pc (the trap's mepc), so that it counts for the task that was running, not for the one
+ * that runs next with interrupts on. Nothing if none is due; the tick, if due, stays due.
+ * Interrupts disabled.
+ */
+void hal_mtimer_take_due_sample(uintptr_t pc);
+
 /* For the profile timer (profile_timer.c): sample every interval_ticks, or stop (0). */
 void hal_riscv_mtimer_profile(uint32_t interval_ticks);
 
