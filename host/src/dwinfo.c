@@ -524,9 +524,11 @@ static void func_ranges(const struct unit *u, const struct dieattrs *d, struct f
 static int read_unit_header(struct dwreader *dr, uint64_t off, struct unit *u, struct rd *r)
 {
 	const struct dwsecs *s = &dr->s;
+	const unsigned char *end = s->info ? s->info + s->info_size : NULL;
+	*r = (struct rd){end, end, s->big, 1};     /* (past the last unit: read, and bad) */
 	if (!s->info || off >= s->info_size)
 		return -1;
-	*r = (struct rd){s->info + off, s->info + s->info_size, s->big, 0};
+	*r = (struct rd){s->info + off, end, s->big, 0};
 	u->dr = dr;
 	u->off = off;
 	u->offsize = 4;
