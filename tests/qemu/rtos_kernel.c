@@ -127,9 +127,12 @@ void rtos_delay(uint32_t ticks)
     exit_critical();
 }
 
+/* The task ends (vTaskDelete's traceTASK_DELETE: the kit's profile_task_end): its rows in
+ * gmon.tasks and gmon.stacks stay, under an id no task has. */
 void rtos_task_exit(void)
 {
     enter_critical();
+    (void)profile_task_end((uintptr_t)rtos_current);
     rtos_current->state = EXITED;
     rtos_port_yield();
     exit_critical();

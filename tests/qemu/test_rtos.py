@@ -69,6 +69,7 @@ def read_tasks(path):
     a = b[12]
     hdr = dict(zip(("version",), struct.unpack_from(e + "I", b, 4)))
     hdr.update(zip(("rate", "n", "samples", "unregistered"), struct.unpack_from(e + "4I", b, 16)))
+    hdr["addr_bytes"] = a
     pos, tasks = 32, []
     for _ in range(hdr["n"]):
         ident = struct.unpack_from(e + {4: "I", 8: "Q"}[a], b, pos)[0]
@@ -149,7 +150,8 @@ def run(elf, out_dir, trace):
     if trace:
         cmds += ["monitor log none", "monitor singlestep off", "monitor logfile /dev/null"]
     cmds += ["cd " + out_dir, "gprof_fetch"]
-    cmds += ["printf \"tcb %%d 0x%%x\\n\", %d, &tcbs[%d]" % (i, i) for i in range(N["TASKS_MAX"])]
+    cmds += ["printf \"tcb %%d 0x%%x %%s\\n\", %d, &tcbs[%d], tcbs[%d].name" % (i, i, i)
+             for i in range(N["TASKS_MAX"])]
     cmds += ["printf \"fast_calls %u received %u ticks %u\\n\", fast_calls, received, rtos_ticks",
              "printf \"fp_checks %u fp_errors %u\\n\", fp_checks[0] + fp_checks[1], "
              "fp_errors[0] + fp_errors[1]", "kill"]
@@ -160,7 +162,7 @@ def run(elf, out_dir, trace):
     if truth:
         truth.join(timeout=120)
         os.remove(fifo)
-    tcbs = {int(m.group(1)): int(m.group(2), 16) for m in re.finditer(r"^tcb (\d+) (0x\w+)$", out, re.M)}
+    tcbs = {int(m.group(1)): m.group(3) for m in re.finditer(r"^tcb (\d+) (0x\w+) (\S+)$", out, re.M)}
     m = re.search(r"^fast_calls (\d+) received (\d+) ticks (\d+)$", out, re.M)
     return out, tcbs, truth, tuple(int(x) for x in m.groups()) if m else (None, None, None)
 
@@ -177,9 +179,10 @@ def check_fp(t, out, what):
 
 
 def task_shares(hdr, tasks, tcbs, truth):
-    """(instructions traced, samples, {task: (sampled %, true %)})."""
-    name_of_id = {ident: name for ident, name, _ in tasks}
-    true = {name_of_id.get(tcbs.get(k), "?%s" % k) if k != "main" else "main": v
+    """(instructions traced, samples, {task: (sampled %, true %)}). The trace's tasks by
+    their kernel index, named as the kernel names them: the tasks that exited ended
+    (profile_task_end), and their rows in gmon.tasks have ids no task has."""
+    true = {tcbs.get(k, "?%s" % k) if k != "main" else "main": v
             for k, v in truth.counts.items()}
     total, samples = sum(true.values()), hdr["samples"]
     return total, samples, {n: (100.0 * s / samples, 100.0 * true.get(n, 0) / total)
@@ -203,6 +206,10 @@ def check_tasks_file(t, out_dir, what, out):
     t.eq((hdr["version"], hdr["samples"], sum(s for _, _, s in tasks), hdr["unregistered"]),
          (1, gmon_samples, gmon_samples, 0),
          "%s: the tasks' samples add up to gmon.out's" % what)
+    ones = (1 << 8 * hdr["addr_bytes"]) - 1
+    ended = sorted(ones - i for i, n, _ in tasks if n in ("ticker", "sender", "receiver", "worker"))
+    t.eq(ended, [1, 2, 3, 4], "%s: the tasks that exited ended (profile_task_end): ids all-ones "
+         "less 1 to 4, names kept" % what)
     t.ok(re.search(r"gprof: task +samples +share", out) is not None,
          "%s: gprof_fetch prints the per-task table" % what, out[-2000:])
     return hdr, tasks
