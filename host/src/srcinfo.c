@@ -301,59 +301,45 @@ static void fheap_pop(struct fheap *q)
 /* The sorts of a unit's functions and of their ends: merge sorts with the comparison
  * inline (qsort's calls were a fifth of reading a program's DWARF), a half already after
  * the other left as it is, short runs by insertion.  Both orders are total (a function's
- * seq is its own), so any sort gives the same. */
+ * seq is its own), so any sort gives the same.  NAME sorts N of TYPE at V, BEFORE(A, B)
+ * true where *A goes before *B, with room for N / 2 at TMP. */
+#define MERGE_SORT(name, type, before)                                                  \
+	static void name(type *v, size_t n, type *tmp)                                  \
+	{                                                                               \
+		if (n <= 16) {                                                          \
+			for (size_t i = 1; i < n; i++) {                                \
+				type x = v[i];                                          \
+				size_t j = i;                                           \
+				for (; j > 0 && before(&x, &v[j - 1]); j--)             \
+					v[j] = v[j - 1];                                \
+				v[j] = x;                                               \
+			}                                                               \
+			return;                                                         \
+		}                                                                       \
+		size_t h = n / 2, i = 0, j = h, k = 0;                                  \
+		name(v, h, tmp);                                                        \
+		name(v + h, n - h, tmp);                                                \
+		if (!before(&v[h], &v[h - 1]))                                          \
+			return;                                                         \
+		memcpy(tmp, v, h * sizeof *v);                                          \
+		while (i < h && j < n)                                                  \
+			v[k++] = before(&v[j], &tmp[i]) ? v[j++] : tmp[i++];            \
+		while (i < h)                                                           \
+			v[k++] = tmp[i++];                                              \
+	}
+
 static int func_before(const struct func *a, const struct func *b)
 {
 	return a->lo < b->lo || (a->lo == b->lo && a->seq < b->seq);
 }
 
-static void sort_funcs(struct func *v, size_t n, struct func *tmp)
+static int u64_before(const uint64_t *a, const uint64_t *b)
 {
-	if (n <= 16) {
-		for (size_t i = 1; i < n; i++) {
-			struct func x = v[i];
-			size_t j = i;
-			for (; j > 0 && func_before(&x, &v[j - 1]); j--)
-				v[j] = v[j - 1];
-			v[j] = x;
-		}
-		return;
-	}
-	size_t h = n / 2, i = 0, j = h, k = 0;
-	sort_funcs(v, h, tmp);
-	sort_funcs(v + h, n - h, tmp);
-	if (!func_before(&v[h], &v[h - 1]))
-		return;
-	memcpy(tmp, v, h * sizeof *v);
-	while (i < h && j < n)
-		v[k++] = func_before(&v[j], &tmp[i]) ? v[j++] : tmp[i++];
-	while (i < h)
-		v[k++] = tmp[i++];
+	return *a < *b;
 }
 
-static void sort_u64(uint64_t *v, size_t n, uint64_t *tmp)
-{
-	if (n <= 16) {
-		for (size_t i = 1; i < n; i++) {
-			uint64_t x = v[i];
-			size_t j = i;
-			for (; j > 0 && x < v[j - 1]; j--)
-				v[j] = v[j - 1];
-			v[j] = x;
-		}
-		return;
-	}
-	size_t h = n / 2, i = 0, j = h, k = 0;
-	sort_u64(v, h, tmp);
-	sort_u64(v + h, n - h, tmp);
-	if (v[h - 1] <= v[h])
-		return;
-	memcpy(tmp, v, h * sizeof *v);
-	while (i < h && j < n)
-		v[k++] = v[j] < tmp[i] ? v[j++] : tmp[i++];
-	while (i < h)
-		v[k++] = tmp[i++];
-}
+MERGE_SORT(sort_funcs, struct func, func_before)
+MERGE_SORT(sort_u64, uint64_t, u64_before)
 
 /* The innermost function at every address of unit CU's table T (sorted by lo), as
  * segments: a sweep over the ranges' ends, the best open range on a heap (ranges that
