@@ -597,8 +597,29 @@ static const char *section_string(const unsigned char *sec, size_t size, uint64_
 	return (const char *)sec + off;
 }
 
-/* A string-class value as a string (NULL: none, or not readable). */
+/* Damage found at AT of .debug_info (WHAT): counted, the first kept, for the report. */
+static void damaged(struct dwreader *dr, uint64_t at, const char *what)
+{
+	if (!dr->damaged++) {
+		dr->damaged_at = at;
+		dr->damaged_what = what;
+	}
+}
+
+static const char *aval_string_of(const struct unit *u, const struct aval *a);
+
+/* A string-class value as a string (NULL: none, or not readable: an offset past its
+ * section is damage). */
 static const char *aval_string(const struct unit *u, const struct aval *a)
+{
+	const char *s = aval_string_of(u, a);
+	if (!s && (a->cls == A_STRP || a->cls == A_LINE_STRP || a->cls == A_STRX))
+		damaged(u->dr, u->off, "a string attribute's offset lies past its section (in "
+			"the unit at this offset)");
+	return s;
+}
+
+static const char *aval_string_of(const struct unit *u, const struct aval *a)
 {
 	const struct dwsecs *s = &u->dr->s;
 	uint64_t off = a->v;
@@ -815,6 +836,11 @@ static const char *name_from(struct dwreader *dr, uint64_t die, int hops, int *l
 			break;
 		if (chain == 0 && hops == 16 && !seen[0] && !seen[1] && !seen[2])
 			return origin_name(dr, to, linkage);   /* all from there on */
+		if (chain + 1 == hops) {
+			damaged(dr, die, "a chain of more than 16 DW_AT_abstract_origin or "
+				"DW_AT_specification links from the entry at this offset (a loop?)");
+			break;
+		}
 		if (read_die_at(dr, to, &u, &d))
 			break;
 	}

@@ -59,6 +59,9 @@ struct dwreader {
 	uint64_t abbrev_budget;    /* abbreviation entries left to decode */
 	uint64_t range_budget;     /* range list entries left to read */
 	struct dwnames names;
+	unsigned long damaged;     /* entries found damaged (a name or file then left out), */
+	uint64_t damaged_at;       /* the first's .debug_info offset, */
+	const char *damaged_what;  /* and what was wrong with it */
 };
 
 void dwreader_init(struct dwreader *r, const struct dwsecs *s);

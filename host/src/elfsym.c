@@ -502,6 +502,8 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 		tab->strings_keep = r.strings;
 		r.strings = NULL;
 	}
+	if (!rc)
+		srcinfo_report(r.si, path);
 	if (!rc && o->want_code_syms && r.si && (tab->dwarf_fd = dup(r.fd)) >= 0) {
 		tab->si = r.si;         /* -l asks on */
 		r.si = NULL;

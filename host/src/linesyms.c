@@ -165,6 +165,7 @@ int symtab_add_lines(struct symtab *tab, const char *path)
 	}
 	size_t n;
 	struct sym *lines = walk_lines(tab, tab->si, &ci, &n);
+	srcinfo_report(tab->si, path);
 	free(ci.v);
 	/* line symbols first, then the function symbols, and sort again */
 	struct sym *all = xcalloc(n + tab->len + 1, sizeof *all);

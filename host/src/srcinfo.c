@@ -88,6 +88,7 @@ struct srcinfo {
 		unsigned long learnt;
 	} again;
 	unsigned long learnt;   /* counts what was learnt: units read, looked into, ranges */
+	unsigned long damage_reported;  /* dw.damaged when srcinfo_report last said it */
 };
 
 #define NONE SIZE_MAX
@@ -590,6 +591,17 @@ const char *srcinfo_function(struct srcinfo *si, int *linkage)
 	if (!si || si->last_cu >= si->ncus || si->last_fn == NONE)
 		return NULL;
 	return func_name(si, &si->funcs[si->last_cu], si->last_fn, linkage);
+}
+
+void srcinfo_report(struct srcinfo *si, const char *path)
+{
+	if (!si || si->dw.damaged == si->damage_reported)
+		return;
+	warning("%s: .debug_info offset 0x%llx: %s; %lu damaged %s in all, %s", path,
+		(unsigned long long)si->dw.damaged_at, si->dw.damaged_what, si->dw.damaged,
+		si->dw.damaged == 1 ? "entry" : "entries",
+		"whose names and files are left out (GNU gprof stops on such a file)");
+	si->damage_reported = si->dw.damaged;
 }
 
 void srcinfo_close(struct srcinfo *si)
