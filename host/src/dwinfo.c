@@ -351,7 +351,7 @@ static void flist_add(struct flist *f, uint64_t lo, uint64_t hi, size_t seq, uin
 		f->cap = f->cap ? 2 * f->cap : 64;
 		f->v = xrealloc(f->v, f->cap * sizeof *f->v);
 	}
-	f->v[f->n++] = (struct dwfunc){lo, hi, seq, die};
+	f->v[f->n++] = (struct dwfunc){lo, hi, seq, die, UINT64_MAX};
 }
 
 /* A list in .debug_ranges (before DWARF 5). */
@@ -502,8 +502,35 @@ static void skip_attrs(struct rd *r, const struct unit *u, const struct abbrev *
 }
 
 /* A function's ranges, as dwarf_ranges gives them. */
+static void func_ranges_of(const struct unit *u, const struct dieattrs *d, struct flist *f,
+			   size_t seq, uint64_t die);
+
+/* The link an entry's name is found through, where it has no name of its own; else
+ * UINT64_MAX (as name_from follows it). */
+static uint64_t name_link(const struct unit *u, const struct dieattrs *d)
+{
+	if (d->linkage.cls != A_NONE || d->mips_linkage.cls != A_NONE || d->name.cls != A_NONE)
+		return UINT64_MAX;
+	const struct aval *link = d->origin.cls != A_NONE ? &d->origin : &d->spec;
+	return link->cls == A_REF && link->v < u->end - u->off ? u->off + link->v
+	       : link->cls == A_REF_ADDR ? link->v : UINT64_MAX;
+}
+
+/* The function ranges of the entry at DIE (attributes D), with where its name is. */
 static void func_ranges(const struct unit *u, const struct dieattrs *d, struct flist *f,
 			size_t seq, uint64_t die)
+{
+	size_t first = f->n;
+	func_ranges_of(u, d, f, seq, die);
+	if (f->n > first) {
+		uint64_t origin = name_link(u, d);
+		for (size_t i = first; i < f->n; i++)
+			f->v[i].origin = origin;
+	}
+}
+
+static void func_ranges_of(const struct unit *u, const struct dieattrs *d, struct flist *f,
+			   size_t seq, uint64_t die)
 {
 	uint64_t lo, hi;
 	if (aval_addr(u, &d->low, &lo)) {
@@ -885,6 +912,11 @@ static const char *origin_name(struct dwreader *dr, uint64_t die, int *linkage)
 const char *dwreader_name(struct dwreader *dr, uint64_t die, int *linkage)
 {
 	return name_from(dr, die, 16, linkage);
+}
+
+const char *dwreader_origin_name(struct dwreader *dr, uint64_t origin, int *linkage)
+{
+	return origin_name(dr, origin, linkage);
 }
 
 void dwreader_init(struct dwreader *dr, const struct dwsecs *s)

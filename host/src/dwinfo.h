@@ -21,6 +21,8 @@ struct dwfunc {
 	uint64_t lo, hi;
 	size_t seq;             /* the function's place in its unit's DIE order */
 	uint64_t die;           /* its DIE's offset in .debug_info */
+	uint64_t origin;        /* where its name is found, if it has none of its own (an
+				 * inlined copy: its abstract origin); else UINT64_MAX */
 };
 
 /* A compilation unit: what its own entry says. */
@@ -69,6 +71,9 @@ int dwreader_unit(struct dwreader *r, uint64_t off, struct dwunit *u, struct dwf
 		  size_t *n);
 int dwreader_funcs(struct dwreader *r, uint64_t unit, struct dwfunc **v, size_t *n);
 const char *dwreader_name(struct dwreader *r, uint64_t die, int *linkage);
+/* The name of a function whose entry has no name of its own: found from ORIGIN (its
+ * dwfunc's) on, as dwreader_name would find it. */
+const char *dwreader_origin_name(struct dwreader *r, uint64_t origin, int *linkage);
 void dwreader_release(struct dwreader *r);
 
 #endif

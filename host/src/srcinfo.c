@@ -251,7 +251,9 @@ static const char *func_name(struct srcinfo *si, struct functab *t, size_t n, in
 	}
 	if (!t->named[n]) {
 		int l;
-		t->name[n] = dwreader_name(&si->dw, t->v[n].die, &l);
+		t->name[n] = t->v[n].origin != UINT64_MAX   /* (no need to read its entry again) */
+			     ? dwreader_origin_name(&si->dw, t->v[n].origin, &l)
+			     : dwreader_name(&si->dw, t->v[n].die, &l);
 		t->linkage[n] = (unsigned char)l;
 		t->named[n] = 1;
 	}
