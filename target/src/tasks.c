@@ -49,7 +49,8 @@ static void fold_running(struct profile_tasks *t)
 static char ended_names[CYGNUM_PROFILE_TASKS][CYGNUM_PROFILE_TASK_NAME_BYTES];
 #endif
 
-static void copies_renamed(uint32_t i, uintptr_t id, const char *was, const char *kept);
+static void copies_renamed(uint32_t i, uintptr_t id, uintptr_t ended_id, const char *was,
+                           const char *kept);
 
 /* Slot i's name, kept: copied into ended_names[i] (truncated), or dropped if none are
  * kept; the table's copies that still point at the task's string point at the copy. */
@@ -83,7 +84,7 @@ int profile_task_end(uintptr_t id)
         k->name = keep_name(i, was);
         k->id = PROFILE_TASK_ENDED_ID(t->ended);
         t->ended++;
-        copies_renamed(i, id, was, k->name);
+        copies_renamed(i, id, k->id, was, k->name);
 #if PROFILE_STACKS
         profile_stack_end(id, k->id);
 #endif
@@ -165,14 +166,19 @@ static struct table_copy *kept = &copies[1];
 static uint32_t kept_generation;
 #endif
 
-/* Slot i's task (id, named was) ended: the table's copies that have it take the name kept
- * (they keep the id: they are of a moment it ran). */
-static void copies_renamed(uint32_t i, uintptr_t id, const char *was, const char *kept)
+/* Slot i's task (id, named was) ended: the table's copies that have it take its new id and
+ * the name kept, as the stack mode's context node (shared by every copy of the tree) takes
+ * the id: gmon.stacks and gmon.tasks of one snapshot name the task alike. */
+static void copies_renamed(uint32_t i, uintptr_t id, uintptr_t ended_id, const char *was,
+                           const char *kept)
 {
     for (uint32_t c = 0; c < sizeof copies / sizeof copies[0]; c++) {
         struct profile_task *k = &copies[c].table.slots[i];
-        if (copies[c].valid && i < copies[c].table.used && k->id == id && k->name == was)
-            k->name = kept;
+        if (copies[c].valid && i < copies[c].table.used && k->id == id) {
+            k->id = ended_id;
+            if (k->name == was)
+                k->name = kept;
+        }
     }
 }
 
