@@ -167,17 +167,8 @@ int symtab_add_lines(struct symtab *tab, const char *path)
 	struct sym *lines = walk_lines(tab, tab->si, &ci, &n);
 	srcinfo_report(tab->si, path);
 	free(ci.v);
-	/* line symbols first, then the function symbols, and sort again */
-	struct sym *all = xcalloc(n + tab->len + 1, sizeof *all);
-	if (n)
-		memcpy(all, lines, n * sizeof *all);
-	memcpy(all + n, tab->base, tab->len * sizeof *all);
-	free(lines);
-	free(tab->base);
-	tab->base = all;
-	tab->len += n;
-	for (size_t i = 0; i < tab->len; i++)
-		all[i].order = i;     /* function symbols keep their end (as in gprof) */
-	symtab_finalize(tab);
+	/* line symbols first, then the function symbols (which keep their ends, as in gprof),
+	 * sorted again: a merge */
+	symtab_add_in_order(tab, lines, n);
 	return 0;
 }

@@ -33,24 +33,37 @@ static int cmp_addr(const void *l, const void *r, void *ctx)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
-/* V's N symbols into OUT in cmp_addr's order if they are two sorted runs (-l's line
- * symbols, then the function symbols sorted before): 1, else 0.  A stable merge of two
- * runs is what the stable sort would give. */
+/* Whether V's N symbols are in cmp_addr's order. */
+static int in_order(const struct sym *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (cmp_addr(&v[i - 1], &v[i], NULL) >= 0)
+			return 0;
+	return 1;
+}
+
+/* A's NA symbols and B's NB, each in cmp_addr's order, merged into OUT (A's first where
+ * they tie): what a stable sort of A then B gives. */
+static void merge(const struct sym *a, size_t na, const struct sym *b, size_t nb, struct sym *out)
+{
+	size_t i = 0, j = 0, k = 0;
+	while (i < na && j < nb)
+		out[k++] = cmp_addr(&a[i], &b[j], NULL) <= 0 ? a[i++] : b[j++];
+	while (i < na)
+		out[k++] = a[i++];
+	while (j < nb)
+		out[k++] = b[j++];
+}
+
+/* V's N symbols into OUT in cmp_addr's order if they are two sorted runs: 1, else 0. */
 static int merge_two_runs(const struct sym *v, size_t n, struct sym *out)
 {
 	size_t mid = 1;
 	while (mid < n && cmp_addr(&v[mid - 1], &v[mid], NULL) < 0)
 		mid++;
-	for (size_t i = mid + 1; i < n; i++)
-		if (cmp_addr(&v[i - 1], &v[i], NULL) >= 0)
-			return 0;
-	size_t i = 0, j = mid, k = 0;
-	while (i < mid && j < n)
-		out[k++] = cmp_addr(&v[i], &v[j], NULL) <= 0 ? v[i++] : v[j++];
-	while (i < mid)
-		out[k++] = v[i++];
-	while (j < n)
-		out[k++] = v[j++];
+	if (!in_order(v + mid, n - mid))
+		return 0;
+	merge(v, mid, v + mid, n - mid, out);
 	return 1;
 }
 
@@ -73,6 +86,8 @@ static int prefer_src(const struct sym *src, const struct sym *dst)
 	return 0;
 }
 
+static void drop_duplicates(struct symtab *tab);
+
 void symtab_finalize(struct symtab *tab)
 {
 	if (!tab->len)
@@ -89,8 +104,14 @@ void symtab_finalize(struct symtab *tab)
 	}
 	free(tab->base);
 	tab->base = sorted;
+	drop_duplicates(tab);
+}
 
-	struct sym *dst = sorted, *src;
+/* One symbol per address, and each one's end, in a table in cmp_addr's order (gprof's
+ * symtab_finalize rules). */
+static void drop_duplicates(struct symtab *tab)
+{
+	struct sym *sorted = tab->base, *dst = sorted, *src;
 	uint64_t prev_addr = sorted[0].addr - 1;
 	for (src = sorted; src < sorted + tab->len; src++) {
 		if (src->addr == prev_addr) {
@@ -116,6 +137,31 @@ void symtab_finalize(struct symtab *tab)
 	tab->len = dst - sorted;
 	for (size_t i = 0; i < tab->len; i++)
 		sorted[i].order = i;
+}
+
+void symtab_add_in_order(struct symtab *tab, struct sym *more, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		more[i].order = i;
+	for (size_t i = 0; i < tab->len; i++)
+		tab->base[i].order = n + i;
+	struct sym *all = xmalloc((n + tab->len + 1) * sizeof *all);
+	memset(&all[n + tab->len], 0, sizeof *all);     /* (the entry past the end) */
+	int ordered = in_order(more, n) && in_order(tab->base, tab->len);
+	if (ordered) {
+		merge(more, n, tab->base, tab->len, all);
+	} else {
+		memcpy(all, more, n * sizeof *all);
+		memcpy(all + n, tab->base, tab->len * sizeof *all);
+	}
+	free(more);
+	free(tab->base);
+	tab->base = all;
+	tab->len += n;
+	if (!ordered)
+		symtab_finalize(tab);
+	else if (tab->len)
+		drop_duplicates(tab);
 }
 
 /* The symbol whose range [addr, end_addr] holds ADDR, or NULL. */

@@ -83,6 +83,9 @@ struct symtab {
 };
 
 void symtab_finalize(struct symtab *tab);
+/* MORE's N symbols (malloc'd, in address order, taken) join the table (finalized), before
+ * its own where they tie, and the table is finalized again. */
+void symtab_add_in_order(struct symtab *tab, struct sym *more, size_t n);
 struct sym *symtab_lookup(const struct symtab *tab, uint64_t addr);
 void symtab_release(struct symtab *tab);
 void symtab_drop_syms(struct symtab *tab);
