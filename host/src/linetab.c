@@ -580,6 +580,12 @@ int linetab_lookup(struct linetab *t, uint64_t addr, unsigned *line, unsigned *f
 		return 0;
 	const struct lseq *s = NULL;
 	size_t lo = 0, hi = t->nseqs;
+	/* the last lookup's sequence, if it holds ADDR (they are apart: the search's too) */
+	if (t->hint_seq < t->nseqs && addr >= t->seqs[t->hint_seq].low &&
+	    addr < t->seqs[t->hint_seq].high) {
+		s = &t->seqs[t->hint_seq];
+		lo = hi;
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		s = &t->seqs[mid];
