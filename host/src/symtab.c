@@ -181,24 +181,55 @@ struct sym *symtab_lookup(const struct symtab *tab, uint64_t addr)
 	return addr <= s->end_addr ? s : NULL;
 }
 
-/* gprof's source_file_lookup_path: remember a source file the first time it is met. */
-void symtab_note_file(struct symtab *tab, const char *path)
+static size_t path_hash(const char *p)
 {
-	/* (line symbols come a file's lines at a time: the path met last, checked first) */
-	if (path == tab->last_noted && !strcmp(tab->files[tab->last_file], path))
-		return;
-	tab->last_noted = path;
-	for (size_t i = tab->nfiles; i-- > 0;)
-		if (!strcmp(tab->files[i], path)) {
-			tab->last_file = i;
-			return;
-		}
-	tab->last_file = tab->nfiles;
+	uint64_t h = 0xcbf29ce484222325ull;            /* FNV-1a */
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+	return (size_t)(h ^ h >> 29);
+}
+
+/* PATH's slot in the files' hash table: its entry's, or the empty one it would take. */
+static size_t *file_slot(const struct symtab *tab, const char *path)
+{
+	size_t h = path_hash(path) & tab->file_slots_mask;
+	while (tab->file_slots[h] && strcmp(tab->files[tab->file_slots[h] - 1], path))
+		h = (h + 1) & tab->file_slots_mask;
+	return &tab->file_slots[h];
+}
+
+/* Room for one more file in FILES and the hash table (at most half full). */
+static void files_grow(struct symtab *tab)
+{
 	if (tab->nfiles == tab->files_cap) {
 		tab->files_cap = tab->files_cap ? 2 * tab->files_cap : 16;
 		tab->files = xrealloc(tab->files, tab->files_cap * sizeof *tab->files);
 	}
-	tab->files[tab->nfiles++] = xstrdup(path);
+	if (2 * (tab->nfiles + 1) <= tab->file_slots_mask + 1 && tab->file_slots)
+		return;
+	size_t cap = tab->file_slots ? 2 * (tab->file_slots_mask + 1) : 64;
+	free(tab->file_slots);
+	tab->file_slots = xcalloc(cap, sizeof *tab->file_slots);
+	tab->file_slots_mask = cap - 1;
+	for (size_t i = 0; i < tab->nfiles; i++)
+		*file_slot(tab, tab->files[i]) = i + 1;
+}
+
+/* gprof's source_file_lookup_path: remember a source file the first time it is met (in
+ * that order: the list is gprof's).  Found again by the last one's pointer, else by a hash
+ * of the path (a C++ program's lines come from hundreds of headers by turns). */
+void symtab_note_file(struct symtab *tab, const char *path)
+{
+	if (path == tab->last_noted && !strcmp(tab->files[tab->last_file], path))
+		return;
+	tab->last_noted = path;
+	files_grow(tab);
+	size_t *slot = file_slot(tab, path);
+	if (!*slot) {
+		tab->files[tab->nfiles++] = xstrdup(path);
+		*slot = tab->nfiles;
+	}
+	tab->last_file = *slot - 1;
 }
 
 /* Forget the symbols (their strings too), keep the rest of the table. */
@@ -214,6 +245,9 @@ void symtab_drop_syms(struct symtab *tab)
 		free(tab->files[i]);
 	tab->nfiles = 0;
 	tab->last_noted = NULL;
+	free(tab->file_slots);
+	tab->file_slots = NULL;
+	tab->file_slots_mask = 0;
 }
 
 void symtab_release(struct symtab *tab)
@@ -228,6 +262,7 @@ void symtab_release(struct symtab *tab)
 	for (size_t i = 0; i < tab->nfiles; i++)
 		free(tab->files[i]);
 	free(tab->files);
+	free(tab->file_slots);
 	if (tab->si) {
 		srcinfo_close(tab->si);
 		close(tab->dwarf_fd);

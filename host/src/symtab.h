@@ -71,6 +71,8 @@ struct symtab {
 	char **files;              /* source files in the order first met (gprof's list) */
 	const char *last_noted;    /* the path symtab_note_file was last given, */
 	size_t last_file;          /* and its entry in FILES */
+	size_t *file_slots;        /* FILES by a hash of the path: entry + 1, 0 empty */
+	size_t file_slots_mask;
 	size_t nfiles, files_cap;
 	unsigned char *text;       /* -c: the contents of .text */
 	size_t text_size;
