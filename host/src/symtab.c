@@ -216,20 +216,21 @@ static void files_grow(struct symtab *tab)
 }
 
 /* gprof's source_file_lookup_path: remember a source file the first time it is met (in
- * that order: the list is gprof's).  Found again by the last one's pointer, else by a hash
- * of the path (a C++ program's lines come from hundreds of headers by turns). */
+ * that order: the list is gprof's).  Found again by its pointer, if met lately, else by a
+ * hash of the path (a C++ program's lines come from hundreds of headers by turns). */
 void symtab_note_file(struct symtab *tab, const char *path)
 {
-	if (path == tab->last_noted && !strcmp(tab->files[tab->last_file], path))
+	size_t m = ((uintptr_t)path >> 3 ^ (uintptr_t)path >> 9) % 64;
+	if (path == tab->noted[m] && !strcmp(tab->files[tab->noted_file[m]], path))
 		return;
-	tab->last_noted = path;
 	files_grow(tab);
 	size_t *slot = file_slot(tab, path);
 	if (!*slot) {
 		tab->files[tab->nfiles++] = xstrdup(path);
 		*slot = tab->nfiles;
 	}
-	tab->last_file = *slot - 1;
+	tab->noted[m] = path;
+	tab->noted_file[m] = *slot - 1;
 }
 
 /* Forget the symbols (their strings too), keep the rest of the table. */
@@ -244,7 +245,7 @@ void symtab_drop_syms(struct symtab *tab)
 	for (size_t i = 0; i < tab->nfiles; i++)
 		free(tab->files[i]);
 	tab->nfiles = 0;
-	tab->last_noted = NULL;
+	memset(tab->noted, 0, sizeof tab->noted);
 	free(tab->file_slots);
 	tab->file_slots = NULL;
 	tab->file_slots_mask = 0;

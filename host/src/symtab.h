@@ -69,8 +69,8 @@ struct symtab {
 	int is64, big_endian, machine;
 	char *strings_keep;        /* the string table the names point into */
 	char **files;              /* source files in the order first met (gprof's list) */
-	const char *last_noted;    /* the path symtab_note_file was last given, */
-	size_t last_file;          /* and its entry in FILES */
+	const char *noted[64];     /* paths symtab_note_file was given, by a hash of the */
+	size_t noted_file[64];     /* pointer, and their entries in FILES */
 	size_t *file_slots;        /* FILES by a hash of the path: entry + 1, 0 empty */
 	size_t file_slots_mask;
 	size_t nfiles, files_cap;
