@@ -17,7 +17,7 @@
  *
  * The common case -- the arc is already in the table, at its home slot or the one after
  * it -- is done first (<cyg/profile/hal.h> is the contract): with PRIMASK set, hash
- * the call site, load the record, compare call site and callee, add one to its count
+ * call site and callee, load the record, compare call site and callee, add one to its count
  * (sticking at 0xFFFFFFFF). Thumb-1 has no 32x32->64 multiply, so the home slot's
  * ((h * homes) >> 32) is made of 16-bit halves (homes < 2^16), as the C code does it:
  * 38 instructions (make bench) from the compiler's push {lr} to the return into the callee;
