@@ -124,25 +124,27 @@ static inline uint32_t top_node(const struct profile_shadow_stack *k)
     return f ? f->node : NO_NODE;
 }
 
-/* The hint slot of a child of parent called from site: a Fibonacci hash of the call site
- * with the parent in its high half (where a small firmware's call sites differ least),
- * its top bits the slot. The multiplier is hidden from the optimizer, which would spell a
+/* The hint slot of a child of parent called from site: a Fibonacci hash of key, the call
+ * site (for a function inlined into the parent's frame, whose call site is the parent's,
+ * the function: two helpers inlined into one function would otherwise share a slot and
+ * take turns in the general path), with the parent in its high half (where a small
+ * firmware's call sites differ least), its top bits the slot. The multiplier is hidden from the optimizer, which would spell a
  * multiply by a constant in some twenty shifts and adds on v6-M, whose MULS is one
  * instruction. */
 #define HINT_SHIFT (32u - (uint32_t)__builtin_ctz(PROFILE_STACK_HINTS))
 static inline profile_stack_hint *hint_slot(struct profile_stacks *t, uint32_t parent,
-                                             uintptr_t site)
+                                             uintptr_t key)
 {
     uint32_t golden = 0x9E3779B1u;
     __asm__("" : "+r"(golden));
-    return &t->hints[(((uint32_t)site ^ (parent << 16)) * golden) >> HINT_SHIFT];
+    return &t->hints[(((uint32_t)key ^ (parent << 16)) * golden) >> HINT_SHIFT];
 }
 
 /* The child of parent for (fn, site), made if new (NO_NODE: the tree is full), and left
- * in its hint slot for the fast path. A found child moves to the front of its parent's
+ * in its hint slot (by key: hint_slot) for the fast path. A found child moves to the front of its parent's
  * list: a loop's callee is found at once. */
 static uint32_t child_node(struct profile_stacks *t, uint32_t parent, uintptr_t fn,
-                           uintptr_t site)
+                           uintptr_t site, uintptr_t key)
 {
     uint32_t *link = parent == NO_NODE ? &t->roots : &t->nodes[parent].first_child;
     for (uint32_t *at = link; *at != NO_NODE; at = &t->nodes[*at].next_sibling) {
@@ -154,7 +156,7 @@ static uint32_t child_node(struct profile_stacks *t, uint32_t parent, uintptr_t 
                 n->next_sibling = *link;
                 *link = i;
             }
-            *hint_slot(t, parent, site) = (profile_stack_hint)i;
+            *hint_slot(t, parent, key) = (profile_stack_hint)i;
             return i;
         }
     }
@@ -165,7 +167,7 @@ static uint32_t child_node(struct profile_stacks *t, uint32_t parent, uintptr_t 
                                                .next_sibling = *link, .self = fn,
                                                .from = site };
     *link = i;
-    *hint_slot(t, parent, site) = (profile_stack_hint)i;
+    *hint_slot(t, parent, key) = (profile_stack_hint)i;
     return i;
 }
 
@@ -215,6 +217,25 @@ static inline void entry_window(struct profile_stacks *t, struct profile_stack_w
     }
 }
 
+/* A new frame for the child its hint slot names of parent for (fn, site), the frame on top
+ * of stack k (d frames, fewer than DEPTH): the fast paths' end (enter_fast,
+ * enter_inlined_fast, enter_root_fast). 0: no such hint, nothing changed. */
+static inline int enter_hinted(struct profile_stacks *t, struct profile_shadow_stack *k,
+                               uint32_t d, uint32_t parent, uint32_t flags, uint32_t level,
+                               uintptr_t fn, uintptr_t site, uintptr_t sp)
+{
+    uint32_t node = *hint_slot(t, parent, flags & FRAME_INLINED ? fn : site);
+    struct profile_stack_node *n = &t->nodes[node];
+    if (n->parent != parent || n->self != fn || n->from != site)
+        return 0;
+    n->calls++;
+    k->window.exited_node = NO_NODE;
+    k->frames[d] = (struct profile_stack_frame){ node, (uint16_t)flags, (uint16_t)level, fn,
+                                                 site, sp };
+    k->depth = d + 1;
+    return 1;
+}
+
 /* The enter hook's common case, which stack_enter would handle the same way: a call from
  * the innermost frame of this level (below its stack pointer: nothing left, nothing
  * inlined) into a child its hint slot names, profiling running, no sample since the last
@@ -224,22 +245,61 @@ static inline int enter_fast(struct profile_stacks *t, uintptr_t fn, uintptr_t s
 {
     uint32_t level = HAL_PROFILE_STACK_LEVEL();
     struct profile_shadow_stack *k = shadow(t, level);
-    struct profile_stack_window *w = &k->window;
     uint32_t d = k->depth;
-    if (d - 1u >= DEPTH - 1u || w->sample_node != NO_NODE || !profile_state.armed_span)
+    if (d - 1u >= DEPTH - 1u || k->window.sample_node != NO_NODE || !profile_state.armed_span)
         return 0;
-    struct profile_stack_frame *top = &k->frames[d - 1];
+    const struct profile_stack_frame *top = &k->frames[d - 1];
     if (top->level != level || top->sp <= sp)
         return 0;
-    uint32_t node = *hint_slot(t, top->node, site);
-    struct profile_stack_node *n = &t->nodes[node];
-    if (n->parent != top->node || n->self != fn || n->from != site)
+    return enter_hinted(t, k, d, top->node, 0, level, fn, site, sp);
+}
+
+/* The next most common cases, as enter_fast's (stack_enter would handle them the same way),
+ * kept out of it so that it pays nothing for them:
+ *   - a function inlined into the innermost frame (its stack pointer and call site,
+ *     another function): GCC hooks inlined copies too, and a small static helper inlined
+ *     in a loop is entered more often than anything else;
+ *   - a handler's first frame (a root: no frame of its level on the handlers' stack below
+ *     it), entered once an interrupt (FreeRTOS's PendSV and SysTick handlers on Cortex-M
+ *     call the kernel's hooked functions), with no sample to move to it from the stack it
+ *     interrupted (its entry window).
+ * 0: neither, nothing changed. */
+static inline int enter_inlined_fast(struct profile_stacks *t, uintptr_t fn, uintptr_t site,
+                                     uintptr_t sp)
+{
+    uint32_t level = HAL_PROFILE_STACK_LEVEL();
+    struct profile_shadow_stack *k = shadow(t, level);
+    uint32_t d = k->depth;
+    if (d - 1u >= DEPTH - 1u || k->window.sample_node != NO_NODE || !profile_state.armed_span)
         return 0;
-    n->calls++;
-    w->exited_node = NO_NODE;
-    k->frames[d] = (struct profile_stack_frame){ node, 0, (uint16_t)level, fn, site, sp };
-    k->depth = d + 1;
-    return 1;
+    const struct profile_stack_frame *top = &k->frames[d - 1];
+    if (top->level != level || top->sp != sp || top->site != site || top->fn == fn)
+        return 0;   /* (else left without its exit, or recursion: stack_enter decides) */
+    return enter_hinted(t, k, d, top->node, FRAME_INLINED, level, fn, site, sp);
+}
+
+static inline int enter_root_fast(struct profile_stacks *t, uintptr_t fn, uintptr_t site,
+                                  uintptr_t sp)
+{
+    uint32_t level = HAL_PROFILE_STACK_LEVEL();
+    struct profile_shadow_stack *k = &t->stacks[0];
+    uint32_t d = k->depth;
+    if (!level || d >= DEPTH || (d && k->frames[d - 1].level == level) ||
+        charged_stack(t)->window.sample_node != NO_NODE || !profile_state.armed_span)
+        return 0;
+    k->window.sample_node = NO_NODE;    /* (closed: enter_hinted closes the rest) */
+    return enter_hinted(t, k, d, NO_NODE, 0, level, fn, site, sp);
+}
+
+static void stack_enter(uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t ret);
+
+/* Every entry enter_fast does not take (ret: the enter hook's return address). */
+static __attribute__((noinline)) void enter_other(uintptr_t fn, uintptr_t site, uintptr_t sp,
+                                                  uintptr_t ret)
+{
+    struct profile_stacks *t = &profile_stacks;
+    if (!enter_inlined_fast(t, fn, site, sp) && !enter_root_fast(t, fn, site, sp))
+        stack_enter(fn, site, sp, ret);
 }
 
 static __attribute__((noinline)) void stack_enter(uintptr_t fn, uintptr_t site, uintptr_t sp,
@@ -263,7 +323,7 @@ static __attribute__((noinline)) void stack_enter(uintptr_t fn, uintptr_t site, 
         parent = k->context_node;
     if (root)
         parent = NO_NODE;
-    uint32_t node = child_node(t, parent, fn, site);
+    uint32_t node = child_node(t, parent, fn, site, inlined ? fn : site);
     uint32_t flags = 0;
     if (node == NO_NODE) {
         t->calls_unrecorded += counted;
@@ -314,6 +374,31 @@ static inline int exit_fast(struct profile_stacks *t, uintptr_t fn, uintptr_t si
     return 1;
 }
 
+/* The next most common case, as exit_fast's, kept out of it: the exit of a handler's first
+ * frame, the only one on the handlers' stack (once an interrupt). A sample in its epilogue
+ * window is charged to the thread it interrupted (after a switch, the new one). 0: not that
+ * case, nothing changed. */
+static inline int exit_root_fast(struct profile_stacks *t, uintptr_t fn, uintptr_t site,
+                                 uintptr_t ret)
+{
+    uint32_t level = HAL_PROFILE_STACK_LEVEL();
+    struct profile_shadow_stack *k = &t->stacks[0];
+    if (!level || k->depth != 1)    /* (a nested handler's: exit_fast's) */
+        return 0;
+    const struct profile_stack_frame *f = &k->frames[0];
+    if (f->fn != fn || f->site != site || f->level != level)
+        return 0;
+    k->depth = 0;
+    window_close(&k->window);
+    if (!(f->flags & FRAME_INLINED) && ret != site) {
+        struct profile_stack_window *w = &charged_stack(t)->window;
+        w->exited_node = f->node;
+        w->exited_parent = charged_node(t);
+        w->exited_ret = ret;
+    }
+    return 1;
+}
+
 /* The exit of (fn, site): its frame is the innermost of this level that names them (the
  * stack pointer cannot tell: GCC may call the exit hook after the epilogue, as a tail
  * call); frames above it were left without their exit (longjmp). None: an exit whose
@@ -353,6 +438,13 @@ static __attribute__((noinline)) void stack_exit(uintptr_t fn, uintptr_t site, u
     }
 }
 
+/* Every exit exit_fast does not take. */
+static __attribute__((noinline)) void exit_other(uintptr_t fn, uintptr_t site, uintptr_t ret)
+{
+    if (!exit_root_fast(&profile_stacks, fn, site, ret))
+        stack_exit(fn, site, ret);
+}
+
 /* The hooks GCC's -finstrument-functions calls (the package is never built with it), each
  * a masked section of its own: the common case inline (enter_fast, exit_fast: one call per
  * hook), the rest in stack_enter/stack_exit.
@@ -365,7 +457,7 @@ void __cyg_profile_func_enter(void *fn, void *call_site)
     uintptr_t f = HAL_PROFILE_PC(fn), site = HAL_PROFILE_PC(call_site);
     hal_profile_irq_state irq = profile_lock();
     if (!enter_fast(&profile_stacks, f, site, sp))
-        stack_enter(f, site, sp, HAL_PROFILE_PC(__builtin_return_address(0)));
+        enter_other(f, site, sp, HAL_PROFILE_PC(__builtin_return_address(0)));
     profile_unlock(irq);
 }
 
@@ -375,7 +467,7 @@ void __cyg_profile_func_exit(void *fn, void *call_site)
     uintptr_t f = HAL_PROFILE_PC(fn), site = HAL_PROFILE_PC(call_site);
     hal_profile_irq_state irq = profile_lock();
     if (!exit_fast(&profile_stacks, f, site, ret))
-        stack_exit(f, site, ret);
+        exit_other(f, site, ret);
     profile_unlock(irq);
 }
 

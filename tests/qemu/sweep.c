@@ -121,6 +121,7 @@ int main(void)
         printf("sweep: round %d\n", round);
         for (int i = 0; i < SWEEP_WORK; i++)
             work();
+        calls_main += sweep_crowd((uintptr_t)_stext + 64, (uintptr_t)leaf);
         for (int i = 0; i < SWEEP_HOT; i++)
             sweep_overflow(hot_pc[(round + i) % SWEEP_HOT]);
         block = (unsigned)round;

@@ -39,6 +39,12 @@ void sweep_discard(const struct profile_range *ranges);
  * sweep_samples_taken), then takes three samples there through __profile_hit: the 8-bit bin
  * fills up and its count goes on in an overflow entry. Nothing while profiling is off. */
 void sweep_overflow(uintptr_t pc);
+/* sweep_support.c: calls to self (through __profile_mcount, as the stub's slow path makes
+ * them) from three call sites at or after lo that share a home slot in the live arc table,
+ * counted unequally, so that the third, two slots past its home, is found where the fast
+ * paths do not look and takes a fast slot once it has been counted more (arc_promote,
+ * both ways). The calls made (for the true count); nothing while profiling is off. */
+uint32_t sweep_crowd(uintptr_t lo, uintptr_t self);
 extern struct sweep_totals sweep_discarded;
 /* Every sample the profile timer took (counted before __profile_hit sees it). */
 extern volatile uint32_t sweep_samples_taken;

@@ -48,7 +48,7 @@ SWEPT = ("__cyg_profile_func_enter", "__cyg_profile_func_exit", "profile_stack_s
          "profile_task_switch", "profile_stack_select", "profile_stack_freeze",
          "profile_stack_thaw",
          "profile_stack_forget", "profile_stack_compact", "profile_stack_clear", "child_node",
-         "stack_enter", "stack_exit",
+         "stack_enter", "stack_exit", "enter_other", "exit_other",
          "keep_path", "drop_left_frames", "image_read", "stacks_record",
          "profile_stack_kept_size", "profile_stack_kept_read", "profile_stack_kept_ended",
          "profile_snapshot_take", "step_begin", "profile_task_freeze", "profile_task_thaw",

@@ -381,11 +381,11 @@ static uint32_t arc_count(uintptr_t from, uintptr_t self)
     return a ? a->count : 0;
 }
 
-/* The home slot of a call site, as <cyg/profile/hal.h> defines it (in 64 bits here):
- * one of all slots but the last. */
-static uint32_t home_slot(uintptr_t from)
+/* The home slot of the arc from -> self, as <cyg/profile/hal.h> defines it (in 64 bits
+ * here): one of all slots but the last. */
+static uint32_t home_slot(uintptr_t from, uintptr_t self)
 {
-    uint32_t h = (uint32_t)from * (uint32_t)PROFILE_ARC_HASH_MUL;
+    uint32_t h = ((uint32_t)from + ((uint32_t)self << 16)) * (uint32_t)PROFILE_ARC_HASH_MUL;
     return (uint32_t)(((uint64_t)h * (profile_state.nslots - 1)) >> 32);
 }
 
@@ -415,7 +415,7 @@ static void test_arcs_near_each_other(void **state)
     const struct profile_state *s = &profile_state;
     for (uint32_t i = 0; i < s->nslots; i++)
         if (s->arcs[i].from)
-            assert_true((i + s->nslots - home_slot(s->arcs[i].from)) % s->nslots <= s->probe_max);
+            assert_true((i + s->nslots - home_slot(s->arcs[i].from, s->arcs[i].self)) % s->nslots <= s->probe_max);
 }
 
 /* Two call sites with the same home slot: the second goes to the next free slot, and both
@@ -424,10 +424,10 @@ static void test_arcs_share_a_home_slot(void **state)
 {
     (void)state;
     assert_int_equal(profile_on(at(LOW), at(LOW + 0x10000), 16, 1000), 0);
-    uintptr_t a = LOW + 0x10, b = a + 2;
-    while (home_slot(b) != home_slot(a))
-        b += 2;
     uintptr_t f = LOW + 0x8000;
+    uintptr_t a = LOW + 0x10, b = a + 2;
+    while (home_slot(b, f) != home_slot(a, f))
+        b += 2;
     for (int i = 0; i < 4; i++) {
         __profile_mcount(a, f);
         __profile_mcount(b, f);
@@ -435,8 +435,8 @@ static void test_arcs_share_a_home_slot(void **state)
     }
     assert_int_equal(arc_count(a, f), 4);
     assert_int_equal(arc_count(b, f), 8);
-    assert_int_equal(slot_of(arc_record(a, f)), home_slot(a));
-    assert_int_equal(slot_of(arc_record(b, f)), (home_slot(a) + 1) % profile_state.nslots);
+    assert_int_equal(slot_of(arc_record(a, f)), home_slot(a, f));
+    assert_int_equal(slot_of(arc_record(b, f)), (home_slot(a, f) + 1) % profile_state.nslots);
     assert_int_equal(profile_state.probe_max, 1);
 }
 
@@ -451,7 +451,7 @@ static void test_arc_probe_wraps_around(void **state)
     uintptr_t site[3], f = LOW + 0x800;
     uintptr_t a = LOW;
     for (int i = 0; i < 3; i++) {
-        while (home_slot(a) != last_home)
+        while (home_slot(a, f) != last_home)
             a += 2;
         site[i] = a;
         a += 2;
@@ -462,19 +462,101 @@ static void test_arc_probe_wraps_around(void **state)
     assert_int_equal(slot_of(arc_record(site[1], f)), last_home + 1);
     assert_int_equal(slot_of(arc_record(site[2], f)), 0);
     assert_int_equal(profile_state.probe_max, 2);
-    /* Found two slots past its home, the third trades places with the second: it is
-     * called again where the fast paths look, and the second is still found. */
+    /* Found two slots past its home and counted more than the two records there (a tie:
+     * the one after the home), the third trades places with the second: it is called
+     * again where the fast paths look, and the second is still found. */
     __profile_mcount(site[2], f);
     assert_int_equal(slot_of(arc_record(site[2], f)), last_home + 1);
     assert_int_equal(slot_of(arc_record(site[1], f)), 0);
-    __profile_mcount(site[1], f);     /* (and back, the one called last in front) */
-    assert_int_equal(slot_of(arc_record(site[1], f)), last_home + 1);
-    __profile_mcount(site[2], f);
-    assert_int_equal(slot_of(arc_record(site[2], f)), last_home + 1);
-    for (int i = 0; i < 3; i++)
-        assert_int_equal(arc_count(site[i], f), i + 1);
-    assert_int_equal(slot_of(arc_record(site[0], f)), last_home);
+    /* The second, counted more than the first, takes the home slot, the least counted of
+     * the two; the first goes along, still found. */
+    __profile_mcount(site[1], f);
+    assert_int_equal(slot_of(arc_record(site[1], f)), last_home);
+    assert_int_equal(slot_of(arc_record(site[0], f)), 0);
+    /* The first, counted no more than either, stays where it is. */
+    __profile_mcount(site[0], f);
+    assert_int_equal(slot_of(arc_record(site[0], f)), 0);
+    assert_int_equal(arc_count(site[0], f), 2);
+    assert_int_equal(arc_count(site[1], f), 2);
+    assert_int_equal(arc_count(site[2], f), 2);
     assert_int_equal(profile_state.probe_max, 2);
+}
+
+/* Would an mcount stub's own lookup (<cyg/profile/hal.h>) find the arc from -> self, at
+ * its home slot or the one after it, without the slow path? */
+static int stub_finds(uintptr_t from, uintptr_t self)
+{
+    const struct profile_arc *a = &profile_state.armed_arcs[home_slot(from, self)];
+    for (int i = 0; i < 2; i++, a++)
+        if (a->from == (uint32_t)from && a->self == (uint32_t)self)
+            return 1;
+    return 0;
+}
+
+/* Calls of n arcs in turn, rounds times; returns how many an mcount stub would have sent
+ * to the slow path, and checks every count. */
+static uint32_t arc_rounds(const uintptr_t *from, const uintptr_t *self, uint32_t n,
+                           uint32_t rounds)
+{
+    uint32_t misses = 0;
+    for (uint32_t r = 0; r < rounds; r++)
+        for (uint32_t i = 0; i < n; i++) {
+            misses += !stub_finds(from[i], self[i]);
+            __profile_mcount(from[i], self[i]);
+        }
+    for (uint32_t i = 0; i < n; i++)
+        assert_int_equal(arc_count(from[i], self[i]), rounds);
+    return misses;
+}
+
+/* One call site, several hot callees (a call through a pointer; the tail calls of -O2,
+ * whose callees' mcount all see the caller's call site; interrupt handlers entered from
+ * one EXC_RETURN value): each arc is found by the stub's lookup after its first call.
+ * (Homed by call site alone, they shared two fast slots, and two calls in three of four
+ * callees called in turn went to the slow path.) */
+static void test_arcs_of_one_call_site_stay_fast(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x10000), 16, 1000), 0);
+    uintptr_t from[4], self[4];
+    for (int i = 0; i < 4; i++) {
+        from[i] = LOW + 0x100;
+        self[i] = LOW + 0x8000 + 0x40 * (uintptr_t)i;
+    }
+    assert_true(arc_rounds(from, self, 4, 1000) <= 4);
+}
+
+/* Three hot arcs with one home slot, called in turn: two keep the fast slots and the third
+ * stays further along, one slow call a round, not a record moved on every call (where the
+ * last called took the slot after the home, two calls of three were slow). */
+static void test_hot_arcs_sharing_a_home_keep_their_slots(void **state)
+{
+    (void)state;
+    assert_int_equal(profile_on(at(LOW), at(LOW + 0x10000), 16, 1000), 0);
+    uintptr_t from[3], self[3], a = LOW + 0x10, f = LOW + 0x8000;
+    for (int i = 0; i < 3; i++) {
+        while (i && home_slot(a, f) != home_slot(from[0], f))
+            a += 2;
+        from[i] = a;
+        self[i] = f;
+        a += 2;
+    }
+    uint32_t misses = arc_rounds(from, self, 3, 1000);
+    assert_true(misses <= 1000 + 3);
+    /* A fourth, colder, does not take a hot one's slot. */
+    while (home_slot(a, f) != home_slot(from[0], f))
+        a += 2;
+    uint32_t hot_misses = 0;
+    for (int r = 0; r < 100; r++) {
+        __profile_mcount(a, f);
+        hot_misses += !stub_finds(from[0], f) + !stub_finds(from[1], f);
+    }
+    assert_int_equal(hot_misses, 0);
+    assert_int_equal(arc_count(a, f), 100);
+    /* Once counted more than one in a fast slot, it takes its place. */
+    for (int r = 0; r < 2000; r++)
+        __profile_mcount(a, f);
+    assert_true(stub_finds(a, f));
 }
 
 static void test_callee_outside_range_is_kept(void **state)
@@ -1882,6 +1964,8 @@ int main(void)
         T(test_arcs_near_each_other),
         T(test_arcs_share_a_home_slot),
         T(test_arc_probe_wraps_around),
+        T(test_arcs_of_one_call_site_stay_fast),
+        T(test_hot_arcs_sharing_a_home_keep_their_slots),
         T(test_callee_outside_range_is_kept),
         T(test_caller_outside_range_counted),
         T(test_arc_too_far_for_the_table_counted),

@@ -385,6 +385,93 @@ static void test_inlined_frame_is_a_child(void **state)
     assert_int_equal(profile_stacks.stacks[1].depth, 0);
 }
 
+/*
+ * Which path an entry took: the general one (stack_enter, through child_node) moves the
+ * child it finds to the front of its parent's list (or of the roots); the fast paths, which
+ * find it by its hint, leave the list as it is. The first of a list: */
+static uint32_t first_of(uint32_t parent)
+{
+    return parent == NO_NODE ? profile_stacks.roots : profile_stacks.nodes[parent].first_child;
+}
+
+/* fn 1 with two helpers inlined into it, fn 2 then fn 4, called in turn, and fn 2 once
+ * more (a helper inlined in a loop: the hooks GCC keeps for it are the ones called most). */
+static __attribute__((noinline)) void outer_with_two_inlined(int rounds)
+{
+    __cyg_profile_func_enter((void *)FN(1), (void *)SITE(1));
+    for (int i = 0; i <= rounds; i++)
+        for (int k = 2; k <= (i < rounds ? 4 : 2); k += 2) {
+            __cyg_profile_func_enter((void *)FN(k), (void *)SITE(1));
+            __cyg_profile_func_exit((void *)FN(k), (void *)SITE(1));
+        }
+    __cyg_profile_func_exit((void *)FN(1), (void *)SITE(1));
+}
+
+/* Inlined helpers, once their nodes are made, take the fast path: fn 2, the first made,
+ * stays behind fn 4 in fn 1's list, though called last (the general path moved it to the
+ * front at every call; and the two shared a hint slot, the call site being fn 1's for
+ * both). */
+static void test_inlined_helpers_take_the_fast_path(void **state)
+{
+    (void)state;
+    outer_with_two_inlined(1);      /* (fn 2 made, then fn 4: 4 is first) */
+    uint32_t one = child_of(0, FN(1), SITE(1));
+    uint32_t two = child_of(one, FN(2), SITE(1)), four = child_of(one, FN(4), SITE(1));
+    assert_int_not_equal(two, NO_NODE);
+    assert_int_not_equal(four, NO_NODE);
+    assert_int_equal(first_of(one), four);
+    outer_with_two_inlined(50);
+    assert_int_equal(first_of(one), four);
+    assert_int_equal(profile_stacks.nodes[two].calls, 53);
+    assert_int_equal(profile_stacks.nodes[four].calls, 51);
+    assert_int_equal(profile_stacks.nodes[one].calls, 2);
+    assert_int_equal(profile_stacks.frames_repaired, 0);
+    assert_int_equal(profile_stacks.stacks[1].depth, 0);
+}
+
+/* An interrupt's handler calling fn k (a root: on Cortex-M, FreeRTOS's PendSV and SysTick
+ * handlers call the kernel's vTaskSwitchContext and xTaskIncrementTick, once an interrupt). */
+static void interrupt_calling(int k)
+{
+    const int h[] = { k };
+    void (*was)(void) = leaf_action;
+    leaf_action = NULL;
+    hal_host_in_interrupt = 1;
+    call_path(h, 1);
+    hal_host_in_interrupt = 0;
+    leaf_action = was;
+}
+
+static void two_interrupts(void)
+{
+    for (int i = 0; i < 20; i++) {
+        interrupt_calling(5);
+        interrupt_calling(6);
+    }
+    interrupt_calling(5);
+}
+
+/* A handler's first frame, once its root is made, takes the fast path in and out: fn 5's
+ * root, the first made, stays behind fn 6's in the roots though called last, and every
+ * count is exact. */
+static void test_handler_roots_take_the_fast_path(void **state)
+{
+    (void)state;
+    const int ab[] = { 1, 2 }, h5[] = { 5 }, h6[] = { 6 };
+    interrupt_calling(5);
+    interrupt_calling(6);
+    assert_int_equal(first_of(NO_NODE), node_of(NO_NODE, h6, 1));
+    leaf_action = two_interrupts;   /* (interrupting a thread's frames) */
+    call_path(ab, 2);
+    assert_int_equal(first_of(NO_NODE), node_of(NO_NODE, h6, 1));
+    assert_int_equal(calls_of(NO_NODE, h5, 1), 22);
+    assert_int_equal(calls_of(NO_NODE, h6, 1), 21);
+    assert_int_equal(calls_of(0, ab, 2), 1);
+    assert_int_equal(profile_stacks.stacks[0].depth, 0);
+    assert_int_equal(profile_stacks.stacks[1].depth, 0);
+    assert_int_equal(profile_stacks.frames_repaired, 0);
+}
+
 /* A function whose first sample falls before its enter hook (its prologue), and one after
  * its exit hook (its epilogue). */
 static __attribute__((noinline)) void with_windows(void)
@@ -491,6 +578,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_profile_on_discards_paths_but_live_frames, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_inlined_frame_is_a_child, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_inlined_helpers_take_the_fast_path, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_handler_roots_take_the_fast_path, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_windows_charge_the_function, setup, teardown),
         cmocka_unit_test_setup_teardown(test_handler_leaves_the_threads_window, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ended_thread_keeps_its_context, setup, teardown),

@@ -17,10 +17,10 @@
  *
  * The common case -- the arc is already in the table, at its home slot or the one after
  * it -- is done first (<cyg/profile/hal.h> is the contract): with PRIMASK set, hash
- * the call site, load the record, compare call site and callee, add one to its count
+ * call site and callee, load the record, compare call site and callee, add one to its count
  * (sticking at 0xFFFFFFFF). Thumb-1 has no 32x32->64 multiply, so the home slot's
  * ((h * homes) >> 32) is made of 16-bit halves (homes < 2^16), as the C code does it:
- * 36 instructions (make bench) from the compiler's push {lr} to the return into the callee;
+ * 38 instructions (make bench) from the compiler's push {lr} to the return into the callee;
  * 12 with profiling off: the gate (profile_state.mcount_gate) is read first, unmasked, and
  * added to pc, 0 landing on the off path, the open value (the record size, for one muls)
  * on the lookup. The return
@@ -111,7 +111,10 @@ __gnu_mcount_nc:
         cpsid   i
         ldm     r0!, {r4, r5, r6}       /* armed_arcs, armed_homes, hash_mul */
         ldr     r1, [sp, #32]           /* from: the call site */
-        muls    r6, r1, r6              /* h = from * PROFILE_ARC_HASH_MUL mod 2^32 */
+        mov     r0, lr                  /* self, kept for the return (r0 is free now) */
+        lsls    r2, r0, #16
+        adds    r2, r2, r1              /* the key: call site + (callee << 16) */
+        muls    r6, r2, r6              /* h = key * PROFILE_ARC_HASH_MUL mod 2^32 */
         lsrs    r2, r6, #16
         uxth    r6, r6
         muls    r2, r5, r2              /* (h >> 16) * homes */
@@ -133,8 +136,7 @@ __gnu_mcount_nc:
         str     r7, [r4]
 1:      msr     primask, r3
         isb                             /* a sample held back is taken here: the stub's */
-        mov     r2, lr
-        str     r2, [sp, #32]           /* the pushed word's slot: where pc comes from */
+        str     r0, [sp, #32]           /* the pushed word's slot (self): where pc comes from */
         mov     lr, r1                  /* the pushed word, in lr */
         pop     {r0-r7, pc}             /* return to the callee, consuming the slot */
 .Lnext:

@@ -19,7 +19,7 @@
  * The common case -- the arc is already in the table, at its home slot or the one after
  * it -- is done here (<cyg/profile/hal.h> is the contract): with CPSR.I and F set,
  * hash the call site, load the record, compare call site and callee, add one to its count
- * (sticking at 0xFFFFFFFF): 23 instructions (make bench) from the compiler's push {lr} to the return
+ * (sticking at 0xFFFFFFFF): 24 instructions (make bench) from the compiler's push {lr} to the return
  * into the callee when the arc is at its home, 8 with profiling off (the gate,
  * arm_gnu_mcount_nc.h). Anything else (a new arc, one further along, a reset gdb asked
  * for, a call site outside the range) goes

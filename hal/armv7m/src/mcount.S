@@ -14,8 +14,8 @@
  *
  * The common case -- the arc is already in the table, at its home slot or the one after
  * it -- is done here (<cyg/profile/hal.h> is the contract): with PRIMASK set, hash the
- * call site, load the record, compare call site and callee, add one to its count
- * (sticking at 0xFFFFFFFF). 25 instructions from the compiler's push {lr} to the return
+ * call site and callee, load the record, compare call site and callee, add one to its count
+ * (sticking at 0xFFFFFFFF). 26 instructions from the compiler's push {lr} to the return
  * into the callee when the arc is at its home (make bench), 8 with profiling off (the
  * gate, arm_gnu_mcount_nc.h). Anything else (a new arc, one further along, a reset gdb
  * asked for, a call site outside the range) goes to __profile_mcount(call site, callee) in C, with interrupts as

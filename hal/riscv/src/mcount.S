@@ -22,7 +22,7 @@
  * With M (every board here) the common case -- the arc is already in the table, at its
  * home slot or the one after it -- is done first (<cyg/profile/hal.h> is the
  * contract): with mstatus.MIE clear, hash the call site, load the record, compare call site
- * and callee, add one to its count (sticking at 0xFFFFFFFF): 26 instructions on RV32 from the
+ * and callee, add one to its count (sticking at 0xFFFFFFFF): 28 instructions on RV32 from the
  * compiler's mv a0, ra to the return (make bench), 8 with profiling off (the gate). Anything else
  * tail-calls __profile_mcount with MIE as it was, which looks again under its own masking.
  * Masked from before the lookup to after the increment: a -pg interrupt handler cannot
@@ -73,12 +73,14 @@ _mcount:
         LOAD_PTR t2, PROFILE_STATE_ARCS - GATE(t1)
         LOAD_U32 t3, PROFILE_STATE_HOMES - GATE(t1)
         LOAD_U32 t4, PROFILE_STATE_HASH_MUL - GATE(t1)
+        slli    t6, ra, 16
+        add     t6, t6, a0              /* the key: call site + (callee << 16), mod 2^32 */
 #if __riscv_xlen == 64
-        mulw    t4, a0, t4              /* from * PROFILE_ARC_HASH_MUL mod 2^32 ... */
+        mulw    t4, t6, t4              /* key * PROFILE_ARC_HASH_MUL mod 2^32 ... */
         slli    t4, t4, 32              /* ... in the upper half, so that mulhu gives */
         mulhu   t4, t4, t3              /* that * homes >> 32: the home slot */
 #else
-        mul     t4, a0, t4              /* from * PROFILE_ARC_HASH_MUL mod 2^32 */
+        mul     t4, t6, t4              /* key * PROFILE_ARC_HASH_MUL mod 2^32 */
         mulhu   t4, t4, t3              /* that * homes >> 32: the home slot */
 #endif
         mul     t4, t4, t5              /* 12 bytes a record (the open gate) */

@@ -41,7 +41,8 @@
  *     arcs  = the pointer at profile_state + PROFILE_STATE_ARCS
  *     homes = the u32 at profile_state + PROFILE_STATE_HOMES
  *     mul   = the u32 at profile_state + PROFILE_STATE_HASH_MUL (PROFILE_ARC_HASH_MUL)
- *     a     = arcs + PROFILE_ARC_BYTES * ((((from * mul) mod 2^32) * homes) >> 32)
+ *     a     = arcs + PROFILE_ARC_BYTES * (((((from + (self << 16)) * mul) mod 2^32) *
+ *                                       homes) >> 32)
  *     if the u32 at a + PROFILE_ARC_FROM equals from (mod 2^32) and the u32 at
  *        a + PROFILE_ARC_SELF equals self (mod 2^32), or else the same holds for the
  *        record after it (a + PROFILE_ARC_BYTES, always there: the table has homes + 1):
@@ -49,7 +50,8 @@
  *   else (interrupts restored first): __profile_mcount(from, self)
  *
  * from and self are the return addresses as the hook gets them (the Thumb bit may be
- * set). While the gate is closed (profiling off, or a reset gdb asked for is pending) arcs
+ * set). The home slot hashes both: one call site may have many callees (calls through a
+ * pointer, tail calls, interrupt entries). While the gate is closed (profiling off, or a reset gdb asked for is pending) arcs
  * points to two free records and homes is 0, so the lookup finds nothing and every call
  * goes to __profile_mcount. A stub that does not look arcs up itself just calls
  * __profile_mcount; the result is the same. The package checks these offsets against its

@@ -74,7 +74,8 @@ __gnu_mcount_nc:
         ARM_MCOUNT_MASK_OFF
         ldr     r1, [sp, #28]           /* from: the call site */
         ldm     r0, {r0, r2, ip}        /* armed_arcs, armed_homes, hash_mul */
-        mul     ip, r1, ip              /* from * PROFILE_ARC_HASH_MUL mod 2^32 */
+        add     r4, r1, lr, lsl #16     /* the key: call site + (callee << 16) */
+        mul     ip, r4, ip              /* key * PROFILE_ARC_HASH_MUL mod 2^32 */
         umull   ip, r2, ip, r2          /* r2 = that * homes >> 32: the home slot */
         mla     r0, r2, r5, r0          /* its record */
         ldm     r0, {r2, r4, r5}        /* its call site, callee, count */
