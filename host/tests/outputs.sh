@@ -128,6 +128,32 @@ printf -- '-b "-p"\n @more\n' > args && printf -- "-z prog 'gmon.out'" > more
 gprof @args > ref.out 2>&1; "$T" @args > our.out 2> our.err
 check "@FILE arguments as gprof reads them" cmp -s ref.out our.out
 check "@FILE: no sanitizer report" sh -c '! grep -q "Sanitizer\\|runtime error" our.err'
+# expandargv's one bound: the 2000th word starting with '@' is an error, exit 1 (a file
+# that names itself twice would otherwise be read 2^32 times).  The boundary as gprof's:
+# @lim and 1998 @empty pass, @lim and 1999 do not.
+: > empty
+for k in 1998 1999; do
+	yes @empty | head -n $k > lim
+	gprof @lim -b prog gmon.out > /dev/null 2> ref.err; r=$?
+	timeout 20 "$T" @lim -b prog gmon.out > /dev/null 2> our.err; o=$?
+	check "@FILE: @lim and $k @-files: exit $r as gprof's, 'too many' alike" sh -c \
+		'[ $0 = $1 ] && [ "$(grep -c "too many @-files encountered" ref.err)" = "$(grep -c "too many @-files encountered" our.err)" ]' $r $o
+done
+printf '@fan @fan' > fan && printf '@self\n' > self && mkdir -p adir
+for f in fan self; do
+	timeout 20 "$T" @$f prog gmon.out > /dev/null 2> our.err
+	check "@FILE: @$f (names itself): exit 1, 'too many @-files encountered'" \
+		sh -c '[ $0 = 1 ] && grep -q "error: too many @-files encountered: @.* in $1" our.err' $? $f
+done
+"$T" @adir prog gmon.out > /dev/null 2> our.err
+check "@FILE: a directory: exit 1, '@-file refers to a directory'" \
+	sh -c '[ $0 = 1 ] && grep -q "error: @-file refers to a directory: adir" our.err' $?
+# Linear in the file: 400 000 words (one copy per word of the rest of the file was
+# 4 s and 1.6 GB)
+{ yes -- -b | head -n 400000; echo prog gmon.out; } > big
+gprof -b prog gmon.out > ref-b.out
+timeout 10 "$T" @big > big.out 2> our.err
+check "@FILE: 400 000 words read in time (exit $?)" sh -c '[ $0 = 0 ] && cmp -s big.out ref-b.out' $?
 # -A -y: annotated sources written to FILE-ann files, as gprof writes them
 mkdir -p yref yours
 (cd yref && gprof -A -y ../prog ../gmon.out > out.txt 2>&1)
