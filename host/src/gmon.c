@@ -63,22 +63,20 @@ static int rd_vma(struct reader *r, uint64_t *v, const char *what)
 	return rd(r, r->is64 ? 8 : 4, v, what);
 }
 
-static struct hist *find_hist(struct profile *p, uint64_t lo, uint64_t hi)
-{
-	for (unsigned i = 0; i < p->nhists; i++)
-		if (p->hists[i].lowpc == lo && p->hists[i].highpc == hi)
-			return &p->hists[i];
-	return NULL;
-}
-
+/* Appended in file order (gprof's order, in which the bins are assigned), the array
+ * doubling; found again by range through p->hidx. */
 static struct hist *add_hist(struct profile *p, uint64_t lo, uint64_t hi, uint32_t nbins)
 {
-	p->hists = xrealloc(p->hists, (p->nhists + 1) * sizeof *p->hists);
-	struct hist *h = &p->hists[p->nhists++];
+	if (p->nhists == p->hists_cap) {
+		p->hists_cap = p->hists_cap ? 2 * p->hists_cap : 4;
+		p->hists = xrealloc(p->hists, (size_t)p->hists_cap * sizeof *p->hists);
+	}
+	struct hist *h = &p->hists[p->nhists];
 	h->lowpc = lo;
 	h->highpc = hi;
 	h->num_bins = nbins;
 	h->sample = xcalloc(nbins ? nbins : 1, sizeof *h->sample);
+	hidx_add(&p->hidx, p->hists, p->nhists++);
 	return h;
 }
 
@@ -121,16 +119,13 @@ static int hist_header(struct profile *p, struct reader *r, size_t at, uint64_t 
 				"histogram's %u; using %u (as gprof does)", r->name, at, rate, p->hz,
 				p->hz);
 	}
-	struct hist *h = find_hist(p, lo, hi);
+	unsigned same = hidx_find(&p->hidx, p->hists, lo, hi);
+	struct hist *h = same == HIDX_NONE ? NULL : &p->hists[same];
 	if (!h) {
-		for (unsigned i = 0; i < p->nhists; i++) {
-			uint64_t clo = p->hists[i].lowpc > lo ? p->hists[i].lowpc : lo;
-			uint64_t chi = p->hists[i].highpc < hi ? p->hists[i].highpc : hi;
-			if (clo < chi)
-				return error("%s: offset %zu: histogram 0x%llx..0x%llx overlaps an "
-					     "earlier one", r->name, at, (unsigned long long)lo,
-					     (unsigned long long)hi);
-		}
+		if (hidx_overlap(&p->hidx, p->hists, lo, hi) != HIDX_NONE)
+			return error("%s: offset %zu: histogram 0x%llx..0x%llx overlaps an "
+				     "earlier one", r->name, at, (unsigned long long)lo,
+				     (unsigned long long)hi);
 		h = add_hist(p, lo, hi, nbins);
 	} else if (h->num_bins != nbins) {
 		return error("%s: offset %zu: histogram for the same range with %u bins "
@@ -550,6 +545,7 @@ void profile_release(struct profile *p)
 	for (unsigned i = 0; i < p->nhists; i++)
 		free(p->hists[i].sample);
 	free(p->hists);
+	hidx_release(&p->hidx);
 	free(p->arcs);
 	free(p->bbs);
 	free(p->files);

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "histidx.h"
 
 struct hist {
 	uint64_t lowpc, highpc;
@@ -37,7 +38,8 @@ struct gmon_file_info {
 struct profile {
 	int is64, big_endian;
 	struct hist *hists;
-	unsigned nhists;
+	unsigned nhists, hists_cap;
+	struct hist_index hidx;    /* the records by range (histidx.c) */
 	int have_rate;
 	unsigned hz;
 	char dimension[16];
