@@ -239,4 +239,31 @@ else
 	nok "building and running maps.cc"
 fi
 check "stacks outputs: no sanitizer report" sh -c "! grep -q 'runtime error\|AddressSanitizer' err.txt"
+# The measured call graph with inlined frames: a_step called by main has 28 samples of its
+# own and 10 in leaf and work inlined into it (their from_pc is a_step's: doc/profiling.md),
+# which the histogram gives to a_step (38); it also really calls leaf (3 samples).  Each
+# sample once per arc on its path: main 10 + 38 + 3 = 100%, the caller line of a_step
+# 0.38 0.03 as its own entry, leaf's arc only the real call.
+$D gmon prog inl.out "main=10 a_step=38 leaf=3" "main>a_step=600 a_step>leaf=5"
+python3 - "$(nm prog | awk '$3 == "main" || $3 == "a_step" || $3 == "leaf" || $3 == "work" { printf "%s=0x%s ", $3, $1 }')" <<'PY'
+import struct, sys
+f = {k: int(v, 16) for k, v in (w.split("=") for w in sys.argv[1].split())}
+N = 0xFFFFFFFF
+nodes = [(N, 0, 0, 1, 0), (0, f["main"], 0x10, 1, 10), (1, f["a_step"], f["main"] + 4, 600, 28),
+         (2, f["leaf"], f["main"] + 4, 38400, 6), (2, f["work"], f["main"] + 4, 38400, 4),
+         (2, f["leaf"], f["a_step"] + 4, 5, 3)]
+hdr = b"gmst" + struct.pack("<II", 1, 0x01020304) + bytes([8, 0, 0, 0])
+hdr += struct.pack("<10I", 100, len(nodes), 51, 0, 0, 0, 0, 0, 0, 0)
+open("inl.stacks", "wb").write(hdr + b"".join(struct.pack("<IQQII", *n) for n in nodes))
+g = bytearray(open("inl.out", "rb").read())      # the target's counters: 51 samples, checked
+g[8:20] = struct.pack("<III", 51, 0, (0xA5 ^ 51) << 24)
+open("inl.out", "wb").write(g)
+PY
+"$T" -b -q --stacks=inl.stacks prog inl.out > inl.q 2> err.txt
+check "measured call graph: inlined frames' samples counted once (main 100%, a_step 0.38 0.03)" \
+	sh -c 'sanitizer_clean() { ! grep -q "runtime error\|AddressSanitizer" "$1"; }
+	grep -Eq "^\[[0-9]+\] +100\.0 +0\.10 +0\.41 +main" inl.q &&
+	grep -Eq "^ +0\.38 +0\.03 +600/600 +a_step" inl.q &&
+	grep -Eq "^\[[0-9]+\] +80\.4 +0\.38 +0\.03 +600 +a_step" inl.q &&
+	grep -Eq "^ +0\.03 +0\.00 +5/5 +leaf" inl.q && sanitizer_clean err.txt'
 echo "1..$n"
