@@ -72,8 +72,15 @@ int stacks_fit_gmon(const struct stacks *st, const struct profile *p, int named)
 {
 	uint64_t sum[3];
 	gmon_counters(p, sum);
-	if (sum[0] == st->samples && sum[1] == st->overhead)
+	if (sum[0] == st->samples && sum[1] == st->overhead) {
+		/* the rate is not used (the times are the histogram's), but another one says
+		 * the tree was not written with this gmon.out */
+		if (p->have_rate && st->rate != p->hz)
+			warning("%s: offset 16: profiling rate %u, but %s's histogram has %u per "
+				"second: not written with it? (the times shown are gmon.out's)",
+				st->path, st->rate, p->files[0].name, p->hz);
 		return 0;
+	}
 	char why[1024];
 	snprintf(why, sizeof why, "%s: offset 24: %u samples and %u overhead, but %s%s holds "
 		 "%llu and %llu: not the tree of this profile", st->path, st->samples,

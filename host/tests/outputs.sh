@@ -266,4 +266,29 @@ check "measured call graph: inlined frames' samples counted once (main 100%, a_s
 	grep -Eq "^ +0\.38 +0\.03 +600/600 +a_step" inl.q &&
 	grep -Eq "^\[[0-9]+\] +80\.4 +0\.38 +0\.03 +600 +a_step" inl.q &&
 	grep -Eq "^ +0\.03 +0\.00 +5/5 +leaf" inl.q && sanitizer_clean err.txt'
+# gmon.stacks' prof_rate is gmon.out's (doc/format.md): another one, or 0, is said with the
+# file and the offset; the report stays the same (its times are the histogram's)
+for rate in 0 77; do
+	python3 -c 'import struct, sys; b = bytearray(open("inl.stacks", "rb").read())
+b[16:20] = struct.pack("<I", int(sys.argv[1])); open("r.stacks", "wb").write(b)' $rate
+	"$T" -b -q --stacks=r.stacks prog inl.out > r.q 2> err.txt
+	check "gmon.stacks of profiling rate $rate (gmon.out's 100): a warning at offset 16, the same report" \
+		sh -c '[ $0 = 0 ] && grep -q "warning: r.stacks: offset 16: profiling rate $1, but inl.out.s histogram has 100 per second" err.txt &&
+		       sed "s/(r\.stacks)/(inl.stacks)/" r.q | cmp -s - inl.q' $? $rate
+done
+"$T" -b -q --stacks=inl.stacks prog inl.out > /dev/null 2> err.txt
+check "gmon.stacks of gmon.out's rate: no warning" sh -c '! grep -q "offset 16" err.txt'
+# --diff with a profile of rate 0 (gprof's times are inf and nan): said, its times "-"
+# and JSON null, calls compared; --fail-slower cannot be checked: a failure (exit 2)
+$D gmon prog r0.out "main=10 a_step=38 leaf=3" "main>a_step=601 a_step>leaf=5"
+python3 -c 'import struct; b = bytearray(open("r0.out", "rb").read())
+assert b[20] == 0; b[41:45] = struct.pack("<I", 0); open("r0.out", "wb").write(b)'
+"$T" --diff prog inl.out r0.out > d.out 2> err.txt
+check "--diff, new profile of rate 0: exit 0, said, times '-', calls compared, no nan" sh -c \
+	'[ $0 = 0 ] && grep -q "new: prog, r0.out: profiling rate 0: its times are not numbers, only calls are compared" d.out &&
+	 grep -Eq "^ +0\.38 +- +0\.41 +- +600 +601 +\+1  a_step$" d.out && ! grep -qi nan d.out' $?
+"$T" --diff --fail-slower=5 --json=d.json prog r0.out inl.out > /dev/null 2> err.txt
+check "--diff --fail-slower, old profile of rate 0: exit 2, 'not checked', JSON times null" sh -c \
+	'[ $0 = 2 ] && grep -q "fail-slower=5: not checked: the old profile.s profiling rate is 0" err.txt &&
+	 python3 -c "import json, sys; d = json.load(open(\"d.json\")); sys.exit(not (d[\"sampled_seconds\"][0] is None and d[\"sampled_seconds\"][1] > 0 and all(f[\"self_seconds\"][0] is None for f in d[\"functions\"])))"' $?
 echo "1..$n"

@@ -188,5 +188,13 @@ check "another snapshot's gmon.tasks beside: a warning, gprof's output" \
 (cd lone && "$T" -b --tasks prog gmon.out) > lone.out 2> err.txt
 check "... and --tasks then: exit 1, it was not this profile's" \
 	sh -c "[ $? = 1 ] && grep -q 'found beside was not this profile' err.txt"
+# a gmon.tasks of another profiling rate than gmon.out's: said, with the file and offset
+$GT r50.tasks "$S" --stacks gmon.stacks --rate 50 > /dev/null
+"$T" -b --tasks --tasks-file=r50.tasks prog gmon.out > r50.out 2> err.txt
+check "--tasks-file of rate 50 (gmon.out's 100): a warning at offset 16, the table at 50" \
+	sh -c "[ $? = 0 ] && grep -q 'warning: r50.tasks: offset 16: profiling rate 50, but gmon.out.s histogram has 100' err.txt &&
+	       grep -q '$S samples, 50 per second' r50.out"
+"$T" -b --tasks prog gmon.out > /dev/null 2> err.txt
+check "gmon.tasks of gmon.out's rate: no warning" sh -c "! grep -q 'offset 16' err.txt"
 check "no sanitizer report" sh -c "! grep -q 'runtime error\|Sanitizer' err.txt"
 echo "1..$n"
