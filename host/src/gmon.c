@@ -296,6 +296,16 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
 	if (version == BSD44_VERSION) {
 		if (rd(r, 4, &rate, "BSD header"))
 			return -1;
+		if (p->bsd_seen && rate != p->hz)
+			return error("%s: offset %zu: profiling rate %llu incompatible with the "
+				     "first gmon file's %u", r->name, 2 * ptr + 8,
+				     (unsigned long long)rate, p->hz);
+		if (rate == 0) {
+			/* gprof's HZ_WRONG: it asks the kernel (hertz()), as for old BSD */
+			warning("%s: offset %zu: profiling rate 0: assuming 100 Hz (as gprof on "
+				"Linux)", r->name, 2 * ptr + 8);
+			rate = 100;
+		}
 		hdr = 2 * ptr + 4 + 4 + 4 + 12;
 		fi->format = 1;
 	} else {
@@ -306,12 +316,32 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
 	if (r->len < hdr || ncnt < hdr)
 		return error("%s: offset %zu: BSD header claims %llu bytes, needs at least %zu",
 			     r->name, 2 * ptr, (unsigned long long)ncnt, hdr);
+	/* gprof 2.40 holds a later BSD file to the first one's range and number of bins
+	 * (an old BSD and a 4.4BSD header of as many bins go together) */
+	uint64_t nb = (ncnt - hdr) / 2;
+	if (p->bsd_seen && (lo != p->bsd_lo || hi != p->bsd_hi || nb != p->bsd_nbins))
+		return error("%s: offset 0: BSD header (0x%llx..0x%llx, %llu bins) incompatible "
+			     "with the first gmon file's (0x%llx..0x%llx, %llu bins)", r->name,
+			     (unsigned long long)lo, (unsigned long long)hi,
+			     (unsigned long long)nb, (unsigned long long)p->bsd_lo,
+			     (unsigned long long)p->bsd_hi, (unsigned long long)p->bsd_nbins);
 	/* gprof compares the range in 2-byte units before it reads any bin, and stops */
 	if (lo / 2 > hi / 2)
 		return error("%s: offset 0: histogram range 0x%llx..0x%llx is reversed: does not "
 			     "appear to be in gmon.out format", r->name, (unsigned long long)lo,
 			     (unsigned long long)hi);
+	if (!p->bsd_seen) {
+		p->bsd_seen = 1;
+		p->bsd_lo = lo;
+		p->bsd_hi = hi;
+		p->bsd_nbins = nb;
+	}
 	r->off = hdr;
+	/* A BSD file is a histogram and arcs, however many of each it has: gprof sets
+	 * gmon_input to both (so -q prints a call graph of <spontaneous> entries, and -s
+	 * writes no basic-block records of an earlier file). */
+	p->input_hist = p->input_cg = 1;
+	p->input_bb = 0;
 	uint32_t nbins = (uint32_t)((ncnt - hdr) / 2);
 	if (nbins) {
 		char dim[15] = "seconds";
@@ -323,7 +353,6 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
 			return -1;
 		read_bins(r, p, h);
 		fi->nhist++;
-		p->input_hist = 1;
 	}
 	size_t each = 2 * ptr + (r->is64 ? 8 : 4);
 	while (r->len - r->off >= each) {
@@ -333,7 +362,6 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
 		rd(r, r->is64 ? 8 : 4, &count, "arc");
 		add_arc(p, from, self, count);
 		fi->narcs++;
-		p->input_cg = 1;
 	}
 	if (r->off != r->len)
 		warning("%s: offset %zu: %zu trailing bytes ignored", r->name, r->off,

@@ -52,6 +52,9 @@ struct profile {
 	struct gmon_file_info *files;
 	unsigned nfiles;
 	int input_hist, input_cg, input_bb;
+	/* The first BSD file's range and bins, which gprof holds every later BSD file to */
+	int bsd_seen;
+	uint64_t bsd_lo, bsd_hi, bsd_nbins;
 };
 
 int gmon_read(struct profile *p, const char *path, int format);

@@ -45,7 +45,8 @@ for elf in "${elfs[@]}"; do
 	for gen in "-s 1" "-s 2 -a 3000" "-s 3 -2" "-s 4 -k 4" "-s 5 -k 1 -c" "-s 6 -f bsd44" \
 		"-s 7 -f oldbsd" "-s 8 -a 0" "-s 9 -n 0" "-s 10 -r 1000" "-s 11 -a 20 -n 50" \
 		"-s 12 -B 777" "-s 13 -B 3" "-s 14 -B 65537" "-s 15 -d cycles,c" "-s 16 -x 7" "-s 25 -X 20" \
-		"-s 17 -b 60" "-s 18 -b 60 -H -a 0" "-s 26 -O 5" "-s 27 -O 9 -2" "-s 28 -O 3 -k 4 -a 100"; do
+		"-s 17 -b 60" "-s 18 -b 60 -H -a 0" "-s 26 -O 5" "-s 27 -O 9 -2" "-s 28 -O 3 -k 4 -a 100" \
+		"-s 31 -f bsd44 -a 0" "-s 32 -f oldbsd -a 0" "-s 33 -f bsd44 -r 0"; do
 		# gprof reads a big-endian basic-block record's count byte-swapped (below)
 		case $elf$gen in armbe.elf*"-b 60"*|ppc64.elf*"-b 60"*) continue;; esac
 		# shellcheck disable=SC2086
@@ -57,6 +58,9 @@ for elf in "${elfs[@]}"; do
 		case $gen in "-s 1"|"-s 2 -a 3000") opts+=("-a -b" "-b -pf00010" "-b -Qf00020" "-b -D" "-b -w 100");; esac
 		# buckets past 65535 as the target writes them: also line by line
 		case $gen in *-O*) opts+=("-l -b" "-b -p" "-b -z");; esac
+		# a BSD file is a histogram and a call graph, even without arcs (-q: all
+		# <spontaneous>); a 4.4BSD rate of 0 is gprof's "wrong": 100 Hz
+		case $gen in *bsd*) opts+=("-b -q" "-b -p");; esac
 		# basic-block records (tag 2): counted by -i, ignored but with -l
 		case $gen in *"-b 60"*) opts+=("-C" "-C -z" "-l -b" "-l -b -z" "-A" "-s");; esac
 		for o in "${opts[@]}"; do
@@ -69,6 +73,12 @@ for elf in "${elfs[@]}"; do
 	same "$elf two files summed" $gp -b $elf s1 s1
 	same "$elf overlapping histograms are an error" $gp -b $elf s1 s2
 	same "$elf disjoint histograms summed" $gp -b $elf s2 s3
+	# 4.4BSD files of two rates (or 0, read as 100, then 100): gprof stops
+	"$G" gmon $elf b1 -s 21 -f bsd44 -r 1000 && "$G" gmon $elf b2 -s 22 -f bsd44 -r 100 &&
+		"$G" gmon $elf b0 -s 23 -f bsd44 -r 0
+	same "$elf 4.4BSD files of two rates are an error" $gp -b $elf b1 b2
+	same "$elf 4.4BSD files of rate 0 and 100 are an error" $gp -b $elf b0 b2
+	same "$elf 4.4BSD files of rate 100 and 0 are an error" $gp -b $elf b2 b0
 	# the target's files with buckets past 65535 (each as several records of its range),
 	# one alone, and summed with itself
 	"$G" gmon $elf o1 -s 29 -O 7 && "$G" gmon $elf o2 -s 29 -O 7 -2
