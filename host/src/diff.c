@@ -43,10 +43,22 @@ static void side_collect(struct diff_side *s, const struct analysis *a)
 	qsort(s->syms, s->n, sizeof *s->syms, by_name);
 }
 
+/* Seconds of TICKS at profile a's rate; NAN (unknown: JSON null, "-" printed) where the
+ * rate is 0, where gprof's times are infinite or not a number. */
+static double seconds(const struct analysis *a, double ticks)
+{
+	return a->prof->hz > 0 ? ticks / a->prof->hz : NAN;
+}
+
+/* A time changed: known on both sides, and not the same. */
+static int time_changed(const double v[2])
+{
+	return !isnan(v[0]) && !isnan(v[1]) && v[0] != v[1];
+}
+
 /* Fill one side of a row from a symbol of that program. */
 static void row_set(struct diff_row *r, int side, const struct sym *s, const struct analysis *a)
 {
-	double hz = a->prof->hz;
 	if (side == 0)
 		r->in_old = 1;
 	else
@@ -54,14 +66,15 @@ static void row_set(struct diff_row *r, int side, const struct sym *s, const str
 	if (!r->name)
 		r->name = print_dname(a, s);
 	r->calls[side] = s->ncalls;
-	r->self[side] = s->time / hz;
-	r->total[side] = (s->time + s->child_time) / hz;
+	r->self[side] = seconds(a, s->time);
+	r->total[side] = seconds(a, s->time + s->child_time);
 }
 
 static int row_active(const struct diff_row *r)
 {
 	for (int i = 0; i < 2; i++)
-		if (r->calls[i] || r->self[i] != 0 || r->total[i] != 0)
+		if (r->calls[i] || (r->self[i] != 0 && !isnan(r->self[i])) ||
+		    (r->total[i] != 0 && !isnan(r->total[i])))
 			return 1;
 	return 0;
 }
@@ -95,7 +108,7 @@ static void rows_merge(struct diff *d, const struct diff_side *o, const struct d
 
 static double abs_change(const double v[2])
 {
-	return fabs(v[1] - v[0]);
+	return time_changed(v) ? fabs(v[1] - v[0]) : 0.0;
 }
 
 /* Most changed first: self time, total time, calls, then by name. */
@@ -130,16 +143,16 @@ void diff_build(struct diff *d, const struct analysis *old, const struct analysi
 	free(n.syms);
 	if (d->n)
 		qsort(d->rows, d->n, sizeof *d->rows, by_change);
-	d->total[0] = old->total_time / old->prof->hz;
-	d->total[1] = new->total_time / new->prof->hz;
-	d->sample[0] = 1.0 / old->prof->hz;
-	d->sample[1] = 1.0 / new->prof->hz;
+	d->total[0] = seconds(old, old->total_time);
+	d->total[1] = seconds(new, new->total_time);
+	d->sample[0] = seconds(old, 1.0);
+	d->sample[1] = seconds(new, 1.0);
 }
 
 int diff_row_changed(const struct diff_row *r)
 {
-	return r->in_old != r->in_new || r->calls[0] != r->calls[1] || r->self[0] != r->self[1] ||
-	       r->total[0] != r->total[1];
+	return r->in_old != r->in_new || r->calls[0] != r->calls[1] || time_changed(r->self) ||
+	       time_changed(r->total);
 }
 
 /* Time v (seconds, [old, new]) up by more than the limit's percentage and than the
@@ -160,6 +173,14 @@ static double pct_change(const double v[2])
 size_t diff_failures(const struct diff *d, const struct diff_limits *lim, FILE *why)
 {
 	size_t bad = 0;
+	if (lim->slower_set && (isnan(d->sample[0]) || isnan(d->sample[1]))) {
+		/* a CI job that asked for a time limit does not pass unchecked */
+		bad++;
+		if (why)
+			fprintf(why, "%s: --fail-slower=%g: not checked: the %s profile's "
+				"profiling rate is 0, so its times are not numbers\n", progname,
+				lim->slower_pct, isnan(d->sample[0]) ? "old" : "new");
+	}
 	if (lim->slower_set && slower(d, d->total, lim->slower_pct)) {
 		bad++;
 		if (why)
@@ -190,7 +211,7 @@ size_t diff_failures(const struct diff *d, const struct diff_limits *lim, FILE *
 static void print_change(const double v[2], FILE *out)
 {
 	char buf[32];
-	if (v[0] == v[1])
+	if (!time_changed(v))
 		buf[0] = 0;
 	else if (v[0] == 0)
 		strcpy(buf, "new");
@@ -201,12 +222,22 @@ static void print_change(const double v[2], FILE *out)
 	fprintf(out, " %8s", buf);
 }
 
+/* " old new change" of a time, "-" where it is unknown. */
+static void print_times(const double v[2], double ts, FILE *out)
+{
+	for (int i = 0; i < 2; i++)
+		if (isnan(v[i]))
+			fprintf(out, "%s%10s", i ? " " : "", "-");
+		else
+			fprintf(out, "%s%10.2f", i ? " " : "", v[i] * ts);
+	print_change(v, out);
+}
+
 static void print_row(const struct diff_row *r, double ts, FILE *out)
 {
-	fprintf(out, "%10.2f %10.2f", r->self[0] * ts, r->self[1] * ts);
-	print_change(r->self, out);
-	fprintf(out, " %10.2f %10.2f", r->total[0] * ts, r->total[1] * ts);
-	print_change(r->total, out);
+	print_times(r->self, ts, out);
+	fputc(' ', out);
+	print_times(r->total, ts, out);
 	char calls[32] = "";
 	if (r->calls[0] != r->calls[1])
 		snprintf(calls, sizeof calls, "%+ld", (long)(r->calls[1] - r->calls[0]));
@@ -220,14 +251,23 @@ void diff_print(const struct diff *d, const char *const names[2], double ts, con
 	size_t changed = 0;
 	while (changed < d->n && diff_row_changed(&d->rows[changed]))
 		changed++;
-	fprintf(out, "Profile difference, old -> new:\n  old: %s: %.2f %s sampled\n"
-		"  new: %s: %.2f %s sampled", names[0], d->total[0] * ts, unit, names[1],
-		d->total[1] * ts, unit);
-	if (d->total[0] != 0 && d->total[1] != d->total[0])
-		fprintf(out, " (%+.1f%%)", pct_change(d->total));
-	fputs("\n\n", out);
+	fputs("Profile difference, old -> new:\n", out);
+	for (int i = 0; i < 2; i++) {
+		fprintf(out, "  %s: %s: ", i ? "new" : "old", names[i]);
+		if (isnan(d->total[i]))
+			fputs("profiling rate 0: its times are not numbers, only calls are "
+			      "compared", out);
+		else
+			fprintf(out, "%.2f %s sampled", d->total[i] * ts, unit);
+		if (i && d->total[0] != 0 && time_changed(d->total))
+			fprintf(out, " (%+.1f%%)", pct_change(d->total));
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+	int timed = !isnan(d->total[0]) && !isnan(d->total[1]);
 	if (!changed) {
-		fprintf(out, "No function changed: %zu with the same calls and times.\n", d->n);
+		fprintf(out, "No function changed: %zu with the same calls%s.\n", d->n,
+			timed ? " and times" : " (times not compared)");
 		return;
 	}
 	fprintf(out, "%21s %8s %21s %8s %21s\n", "self", "", "total", "", "calls");

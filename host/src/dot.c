@@ -20,12 +20,18 @@
 #include "outputs.h"
 #include "symtab.h"
 
+/* Graphviz reads UTF-8: a byte of no UTF-8 character is written as U+FFFD. */
 static void dot_chars(FILE *f, const char *s)
 {
-	for (; *s; s++) {
+	while (*s) {
+		size_t n = utf8_char_len(s);
 		if (*s == '"' || *s == '\\')
 			fputc('\\', f);
-		fputc(*s, f);
+		if (n)
+			fwrite(s, 1, n, f);
+		else
+			fputs("\xEF\xBF\xBD", f);
+		s += n ? n : 1;
 	}
 }
 

@@ -63,22 +63,20 @@ static int rd_vma(struct reader *r, uint64_t *v, const char *what)
 	return rd(r, r->is64 ? 8 : 4, v, what);
 }
 
-static struct hist *find_hist(struct profile *p, uint64_t lo, uint64_t hi)
-{
-	for (unsigned i = 0; i < p->nhists; i++)
-		if (p->hists[i].lowpc == lo && p->hists[i].highpc == hi)
-			return &p->hists[i];
-	return NULL;
-}
-
+/* Appended in file order (gprof's order, in which the bins are assigned), the array
+ * doubling; found again by range through p->hidx. */
 static struct hist *add_hist(struct profile *p, uint64_t lo, uint64_t hi, uint32_t nbins)
 {
-	p->hists = xrealloc(p->hists, (p->nhists + 1) * sizeof *p->hists);
-	struct hist *h = &p->hists[p->nhists++];
+	if (p->nhists == p->hists_cap) {
+		p->hists_cap = p->hists_cap ? 2 * p->hists_cap : 4;
+		p->hists = xrealloc(p->hists, (size_t)p->hists_cap * sizeof *p->hists);
+	}
+	struct hist *h = &p->hists[p->nhists];
 	h->lowpc = lo;
 	h->highpc = hi;
 	h->num_bins = nbins;
 	h->sample = xcalloc(nbins ? nbins : 1, sizeof *h->sample);
+	hidx_add(&p->hidx, p->hists, p->nhists++);
 	return h;
 }
 
@@ -121,16 +119,13 @@ static int hist_header(struct profile *p, struct reader *r, size_t at, uint64_t 
 				"histogram's %u; using %u (as gprof does)", r->name, at, rate, p->hz,
 				p->hz);
 	}
-	struct hist *h = find_hist(p, lo, hi);
+	unsigned same = hidx_find(&p->hidx, p->hists, lo, hi);
+	struct hist *h = same == HIDX_NONE ? NULL : &p->hists[same];
 	if (!h) {
-		for (unsigned i = 0; i < p->nhists; i++) {
-			uint64_t clo = p->hists[i].lowpc > lo ? p->hists[i].lowpc : lo;
-			uint64_t chi = p->hists[i].highpc < hi ? p->hists[i].highpc : hi;
-			if (clo < chi)
-				return error("%s: offset %zu: histogram 0x%llx..0x%llx overlaps an "
-					     "earlier one", r->name, at, (unsigned long long)lo,
-					     (unsigned long long)hi);
-		}
+		if (hidx_overlap(&p->hidx, p->hists, lo, hi) != HIDX_NONE)
+			return error("%s: offset %zu: histogram 0x%llx..0x%llx overlaps an "
+				     "earlier one", r->name, at, (unsigned long long)lo,
+				     (unsigned long long)hi);
 		h = add_hist(p, lo, hi, nbins);
 	} else if (h->num_bins != nbins) {
 		return error("%s: offset %zu: histogram for the same range with %u bins "
@@ -301,6 +296,16 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
 	if (version == BSD44_VERSION) {
 		if (rd(r, 4, &rate, "BSD header"))
 			return -1;
+		if (p->bsd_seen && rate != p->hz)
+			return error("%s: offset %zu: profiling rate %llu incompatible with the "
+				     "first gmon file's %u", r->name, 2 * ptr + 8,
+				     (unsigned long long)rate, p->hz);
+		if (rate == 0) {
+			/* gprof's HZ_WRONG: it asks the kernel (hertz()), as for old BSD */
+			warning("%s: offset %zu: profiling rate 0: assuming 100 Hz (as gprof on "
+				"Linux)", r->name, 2 * ptr + 8);
+			rate = 100;
+		}
 		hdr = 2 * ptr + 4 + 4 + 4 + 12;
 		fi->format = 1;
 	} else {
@@ -311,12 +316,32 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
 	if (r->len < hdr || ncnt < hdr)
 		return error("%s: offset %zu: BSD header claims %llu bytes, needs at least %zu",
 			     r->name, 2 * ptr, (unsigned long long)ncnt, hdr);
+	/* gprof 2.40 holds a later BSD file to the first one's range and number of bins
+	 * (an old BSD and a 4.4BSD header of as many bins go together) */
+	uint64_t nb = (ncnt - hdr) / 2;
+	if (p->bsd_seen && (lo != p->bsd_lo || hi != p->bsd_hi || nb != p->bsd_nbins))
+		return error("%s: offset 0: BSD header (0x%llx..0x%llx, %llu bins) incompatible "
+			     "with the first gmon file's (0x%llx..0x%llx, %llu bins)", r->name,
+			     (unsigned long long)lo, (unsigned long long)hi,
+			     (unsigned long long)nb, (unsigned long long)p->bsd_lo,
+			     (unsigned long long)p->bsd_hi, (unsigned long long)p->bsd_nbins);
 	/* gprof compares the range in 2-byte units before it reads any bin, and stops */
 	if (lo / 2 > hi / 2)
 		return error("%s: offset 0: histogram range 0x%llx..0x%llx is reversed: does not "
 			     "appear to be in gmon.out format", r->name, (unsigned long long)lo,
 			     (unsigned long long)hi);
+	if (!p->bsd_seen) {
+		p->bsd_seen = 1;
+		p->bsd_lo = lo;
+		p->bsd_hi = hi;
+		p->bsd_nbins = nb;
+	}
 	r->off = hdr;
+	/* A BSD file is a histogram and arcs, however many of each it has: gprof sets
+	 * gmon_input to both (so -q prints a call graph of <spontaneous> entries, and -s
+	 * writes no basic-block records of an earlier file). */
+	p->input_hist = p->input_cg = 1;
+	p->input_bb = 0;
 	uint32_t nbins = (uint32_t)((ncnt - hdr) / 2);
 	if (nbins) {
 		char dim[15] = "seconds";
@@ -328,7 +353,6 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
 			return -1;
 		read_bins(r, p, h);
 		fi->nhist++;
-		p->input_hist = 1;
 	}
 	size_t each = 2 * ptr + (r->is64 ? 8 : 4);
 	while (r->len - r->off >= each) {
@@ -338,7 +362,6 @@ static int parse_bsd(struct profile *p, struct reader *r, struct gmon_file_info 
 		rd(r, r->is64 ? 8 : 4, &count, "arc");
 		add_arc(p, from, self, count);
 		fi->narcs++;
-		p->input_cg = 1;
 	}
 	if (r->off != r->len)
 		warning("%s: offset %zu: %zu trailing bytes ignored", r->name, r->off,
@@ -550,6 +573,7 @@ void profile_release(struct profile *p)
 	for (unsigned i = 0; i < p->nhists; i++)
 		free(p->hists[i].sample);
 	free(p->hists);
+	hidx_release(&p->hidx);
 	free(p->arcs);
 	free(p->bbs);
 	free(p->files);

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "histidx.h"
 
 struct hist {
 	uint64_t lowpc, highpc;
@@ -37,7 +38,8 @@ struct gmon_file_info {
 struct profile {
 	int is64, big_endian;
 	struct hist *hists;
-	unsigned nhists;
+	unsigned nhists, hists_cap;
+	struct hist_index hidx;    /* the records by range (histidx.c) */
 	int have_rate;
 	unsigned hz;
 	char dimension[16];
@@ -50,6 +52,9 @@ struct profile {
 	struct gmon_file_info *files;
 	unsigned nfiles;
 	int input_hist, input_cg, input_bb;
+	/* The first BSD file's range and bins, which gprof holds every later BSD file to */
+	int bsd_seen;
+	uint64_t bsd_lo, bsd_hi, bsd_nbins;
 };
 
 int gmon_read(struct profile *p, const char *path, int format);

@@ -14,6 +14,35 @@
 #include "tasks.h"
 #include "symtab.h"
 
+size_t utf8_char_len(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned char lo = 0x80, hi = 0xBF;  /* the second byte's range, by the first */
+	size_t n;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] < 0xC2 || s[0] > 0xF4)       /* a continuation byte, or overlong, or past */
+		return 0;
+	n = s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : 4;
+	if (s[0] == 0xE0)
+		lo = 0xA0;                    /* overlong */
+	else if (s[0] == 0xED)
+		hi = 0x9F;                    /* UTF-16 surrogates */
+	else if (s[0] == 0xF0)
+		lo = 0x90;                    /* overlong */
+	else if (s[0] == 0xF4)
+		hi = 0x8F;                    /* past U+10FFFF */
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* Names come from the files read (symbols, task names, paths), in no promised
+ * encoding: a byte that is not part of a UTF-8 character is written as U+FFFD, so that
+ * the file is always JSON (which is UTF-8). */
 void json_str(FILE *f, const char *s)
 {
 	if (!s) {
@@ -21,14 +50,18 @@ void json_str(FILE *f, const char *s)
 		return;
 	}
 	fputc('"', f);
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char c = (unsigned char)*s;
+		size_t n = utf8_char_len(s);
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c < 0x20)
 			fprintf(f, "\\u%04x", c);
+		else if (n == 0)
+			fputs("\\ufffd", f);
 		else
-			fputc(c, f);
+			fwrite(s, 1, n, f);
+		s += n ? n : 1;
 	}
 	fputc('"', f);
 }

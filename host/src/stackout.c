@@ -318,16 +318,26 @@ int stacks_write_folded(const struct stacks *st, const struct analysis *a, const
 #define FLAME_ROW    17
 #define FLAME_MARGIN 10.0
 
+/* XML 1.0 text: a byte of no UTF-8 character, or a control character XML does not allow
+ * (even as a reference), is written as U+FFFD, so that the file always parses. */
 static void xml_text(FILE *out, const char *s)
 {
-	for (; *s; s++)
-		switch (*s) {
+	while (*s) {
+		size_t n = utf8_char_len(s);
+		unsigned char c = (unsigned char)*s;
+		switch (c) {
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;
 		case '&': fputs("&amp;", out); break;
 		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
+		default:
+			if (n == 0 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r'))
+				fputs("&#xFFFD;", out);
+			else
+				fwrite(s, 1, n, out);
 		}
+		s += n ? n : 1;
+	}
 }
 
 /* A 32-bit FNV-1a hash of a name: its colour, the same in every graph. */
@@ -453,20 +463,6 @@ int stacks_write_flame(const struct stacks *st, const struct analysis *a, const 
 
 /* ---- speedscope ------------------------------------------------------------------ */
 
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", *s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 /* Each stack with self samples: its frames' indices, outermost first (or its weight).
  * A name's index is its place in speedscope's frame list, in the order first met. */
 static void sp_samples(FILE *out, const struct trie *t, uint32_t *index, uint32_t *nindex,
@@ -511,9 +507,9 @@ int stacks_write_speedscope(const struct stacks *st, const struct analysis *a, c
 	memset(index, 0xff, (t->nnames + 1) * sizeof *index);
 	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",", out);
 	fputs("\"exporter\":\"tgprof\",\"name\":", out);
-	json_string(out, st->path);
+	json_str(out, st->path);
 	fputs(",\"activeProfileIndex\":0,\"profiles\":[{\"type\":\"sampled\",\"name\":", out);
-	json_string(out, st->path);
+	json_str(out, st->path);
 	fprintf(out, ",\"unit\":\"none\",\"startValue\":0,\"endValue\":%llu,\"samples\":[",
 		(unsigned long long)t->f[0].total);
 	sp_samples(out, t, index, &nindex, 0);
@@ -525,7 +521,7 @@ int stacks_write_speedscope(const struct stacks *st, const struct analysis *a, c
 			order[index[i]] = i;
 	for (uint32_t i = 0; i < nindex; i++) {
 		fputs(i ? ",{\"name\":" : "{\"name\":", out);
-		json_string(out, t->names[order[i]]);
+		json_str(out, t->names[order[i]]);
 		fputc('}', out);
 	}
 	fputs("]}}\n", out);

@@ -72,8 +72,15 @@ int stacks_fit_gmon(const struct stacks *st, const struct profile *p, int named)
 {
 	uint64_t sum[3];
 	gmon_counters(p, sum);
-	if (sum[0] == st->samples && sum[1] == st->overhead)
+	if (sum[0] == st->samples && sum[1] == st->overhead) {
+		/* the rate is not used (the times are the histogram's), but another one says
+		 * the tree was not written with this gmon.out */
+		if (p->have_rate && st->rate != p->hz)
+			warning("%s: offset 16: profiling rate %u, but %s's histogram has %u per "
+				"second: not written with it? (the times shown are gmon.out's)",
+				st->path, st->rate, p->files[0].name, p->hz);
 		return 0;
+	}
 	char why[1024];
 	snprintf(why, sizeof why, "%s: offset 24: %u samples and %u overhead, but %s%s holds "
 		 "%llu and %llu: not the tree of this profile", st->path, st->samples,
@@ -218,6 +225,36 @@ static void arcs_inclusive(const struct analysis *a, const struct stacks *st,
 	free(start);
 }
 
+/* Whether node i is a function inlined into its parent's frame: its enter hook saw the
+ * enclosing function's call site (doc/profiling.md, "inlining"), so its from_pc is its
+ * parent's.  A real call's from_pc is in the caller's code, never the same as the
+ * caller's own; the recursion f -> f -> f from one site, where it is, keeps f's time f's
+ * either way.  An inlined frame's samples are PCs of its caller's code, which the
+ * histogram gives to the caller. */
+static int inlined(const struct stacks *st, uint32_t i)
+{
+	uint32_t p = st->nodes[i].parent;
+	return p != NO_PARENT && st->nodes[p].self && st->nodes[i].self &&
+	       st->nodes[i].from == st->nodes[p].from;
+}
+
+/* own[i]: the samples of node i's frame as the histogram has them, its inlined frames'
+ * included (nodes come parents first: an inlined chain ends at a real frame); an inlined
+ * node is no call, so of[] has no arc for it. */
+static double *frame_samples(const struct stacks *st, struct arc **of)
+{
+	double *own = xcalloc(st->n + 1, sizeof *own);
+	uint32_t *owner = xmalloc((st->n + 1) * sizeof *owner);
+	for (uint32_t i = 0; i < st->n; i++) {
+		owner[i] = inlined(st, i) ? owner[st->nodes[i].parent] : i;
+		own[owner[i]] += st->nodes[i].samples;
+		if (owner[i] != i)
+			of[i] = NULL;
+	}
+	free(owner);
+	return own;
+}
+
 /* A function in no cycle of several (gprof's cycles keep their estimates). */
 static int plain(const struct sym *s)
 {
@@ -226,10 +263,12 @@ static int plain(const struct sym *s)
 
 /*
  * After gprof's propagation: every arc P -> C gets C's self time apportioned by the
- * samples taken in C's frames called from P (arc->time), and as its children's time the
- * samples under those frames, each sample once per arc on its path however deep the
- * recursion (arc->child_time); every function's children time is its arcs' sum. Times
- * in ticks, as the histogram's.
+ * samples taken in C's frames called from P, the frames of functions inlined into them
+ * included (arc->time), and as its children's time the other samples under those frames,
+ * each sample once per arc on its path however deep the recursion (arc->child_time);
+ * every function's children time is its arcs' sum. Times in ticks, as the histogram's.
+ * (An inlined frame's samples are in C's histogram time: counted as children too, they
+ * were counted twice.)
  */
 void stacks_measure(struct analysis *a, const struct stacks *st)
 {
@@ -240,9 +279,11 @@ void stacks_measure(struct analysis *a, const struct stacks *st)
 	double *self_via = xcalloc(a->narcs + 1, sizeof *self_via);
 	double *incl = xcalloc(a->narcs + 1, sizeof *incl);
 	struct arc **of = node_arcs(a, st, fn);
+	double *own = frame_samples(st, of);
 	for (uint32_t i = 0; i < st->n; i++)
 		if (of[i])
-			self_via[of[i] - a->arcs] += st->nodes[i].samples;
+			self_via[of[i] - a->arcs] += own[i];
+	free(own);
 	arcs_inclusive(a, st, of, incl);
 	free(of);
 	struct symtab *tab = a->tab;

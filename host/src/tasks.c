@@ -154,8 +154,13 @@ int tasks_fit_gmon(const struct tasks *ts, const struct profile *p, int named)
 {
 	uint64_t sum[3];
 	gmon_counters(p, sum);
-	if (!sum[0] || sum[0] == ts->samples)
+	if (!sum[0] || sum[0] == ts->samples) {
+		if (p->have_rate && ts->rate != p->hz)
+			warning("%s: offset 16: profiling rate %u, but %s's histogram has %u per "
+				"second: not written with it? (the table's seconds are at %u)",
+				ts->path, ts->rate, p->files[0].name, p->hz, ts->rate);
 		return 0;
+	}
 	char why[1024];
 	snprintf(why, sizeof why, "%s: offset 24: %u samples, but %s%s holds %llu (its samples "
 		 "word, offset 8): not the same snapshot", ts->path, ts->samples, p->files[0].name,

@@ -45,7 +45,8 @@ for elf in "${elfs[@]}"; do
 	for gen in "-s 1" "-s 2 -a 3000" "-s 3 -2" "-s 4 -k 4" "-s 5 -k 1 -c" "-s 6 -f bsd44" \
 		"-s 7 -f oldbsd" "-s 8 -a 0" "-s 9 -n 0" "-s 10 -r 1000" "-s 11 -a 20 -n 50" \
 		"-s 12 -B 777" "-s 13 -B 3" "-s 14 -B 65537" "-s 15 -d cycles,c" "-s 16 -x 7" "-s 25 -X 20" \
-		"-s 17 -b 60" "-s 18 -b 60 -H -a 0" "-s 26 -O 5" "-s 27 -O 9 -2" "-s 28 -O 3 -k 4 -a 100"; do
+		"-s 17 -b 60" "-s 18 -b 60 -H -a 0" "-s 26 -O 5" "-s 27 -O 9 -2" "-s 28 -O 3 -k 4 -a 100" \
+		"-s 31 -f bsd44 -a 0" "-s 32 -f oldbsd -a 0" "-s 33 -f bsd44 -r 0"; do
 		# gprof reads a big-endian basic-block record's count byte-swapped (below)
 		case $elf$gen in armbe.elf*"-b 60"*|ppc64.elf*"-b 60"*) continue;; esac
 		# shellcheck disable=SC2086
@@ -57,6 +58,9 @@ for elf in "${elfs[@]}"; do
 		case $gen in "-s 1"|"-s 2 -a 3000") opts+=("-a -b" "-b -pf00010" "-b -Qf00020" "-b -D" "-b -w 100");; esac
 		# buckets past 65535 as the target writes them: also line by line
 		case $gen in *-O*) opts+=("-l -b" "-b -p" "-b -z");; esac
+		# a BSD file is a histogram and a call graph, even without arcs (-q: all
+		# <spontaneous>); a 4.4BSD rate of 0 is gprof's "wrong": 100 Hz
+		case $gen in *bsd*) opts+=("-b -q" "-b -p");; esac
 		# basic-block records (tag 2): counted by -i, ignored but with -l
 		case $gen in *"-b 60"*) opts+=("-C" "-C -z" "-l -b" "-l -b -z" "-A" "-s");; esac
 		for o in "${opts[@]}"; do
@@ -69,6 +73,12 @@ for elf in "${elfs[@]}"; do
 	same "$elf two files summed" $gp -b $elf s1 s1
 	same "$elf overlapping histograms are an error" $gp -b $elf s1 s2
 	same "$elf disjoint histograms summed" $gp -b $elf s2 s3
+	# 4.4BSD files of two rates (or 0, read as 100, then 100): gprof stops
+	"$G" gmon $elf b1 -s 21 -f bsd44 -r 1000 && "$G" gmon $elf b2 -s 22 -f bsd44 -r 100 &&
+		"$G" gmon $elf b0 -s 23 -f bsd44 -r 0
+	same "$elf 4.4BSD files of two rates are an error" $gp -b $elf b1 b2
+	same "$elf 4.4BSD files of rate 0 and 100 are an error" $gp -b $elf b0 b2
+	same "$elf 4.4BSD files of rate 100 and 0 are an error" $gp -b $elf b2 b0
 	# the target's files with buckets past 65535 (each as several records of its range),
 	# one alone, and summed with itself
 	"$G" gmon $elf o1 -s 29 -O 7 && "$G" gmon $elf o2 -s 29 -O 7 -2
@@ -101,6 +111,40 @@ for elf in "${elfs[@]}"; do
 		nok "$elf -s gmon.sum differs"
 	fi
 done
+
+# Histogram records matched by range: one that repeats an earlier range adds into it, one
+# that overlaps an earlier one is an error (exit 1), in files of up to 12 records that
+# have both; then many disjoint records in a shuffled order, identical to gprof, and in
+# time (each record compared with every earlier one: 200 000 took over 20 s).
+H="python3 $OLDPWD/host/tests/gen-hrecs.py"
+base=$(nm x86.elf | awk '$3 == "_start" { print "0x" $1 }')
+bad=0 errs=0
+for s in $(seq 1 40); do
+	$H h.out "$base" $((s % 12 + 1)) random $s
+	"$T" -b x86.elf h.out > our.out 2> our.err; rc=$?
+	gprof -b x86.elf h.out > ref.out 2> /dev/null; rr=$?
+	[ $rr = 1 ] && errs=$((errs + 1))
+	if [ $rc != $rr ] || ! cmp -s ref.out our.out || ! sanitizer_clean our.err; then
+		bad=$((bad + 1)); echo "# records seed $s: exit $rc, gprof $rr"
+	fi
+	[ $rc = 1 ] && ! grep -q "h.out: offset [0-9]*: histogram 0x.* overlaps an earlier one" our.err &&
+		{ bad=$((bad + 1)); echo "# records seed $s: $(head -c 200 our.err)"; }
+done
+if [ $bad = 0 ] && [ $errs -gt 5 ] && [ $errs -lt 35 ]; then
+	ok "histogram records by range: 40 files as gprof reads them ($errs overlap)"
+else
+	nok "histogram records by range: $bad files differ from gprof ($errs overlap)"
+fi
+$H h.out "$base" 20000 disjoint 1
+same "20 000 disjoint one-bin records, shuffled" gprof -b x86.elf h.out
+$H h.out "$base" 200000 disjoint 2
+timeout 10 "$T" -b x86.elf h.out > /dev/null 2> our.err
+check_rc=$?
+if [ $check_rc = 0 ] && sanitizer_clean our.err; then
+	ok "200 000 disjoint one-bin records read in time"
+else
+	nok "200 000 disjoint one-bin records: exit $check_rc (124: over 10 s)"
+fi
 
 # -k and -q/-Q FROM/TO: gprof keeps one table entry per FROM address, the
 # spec given last; a FROM without /TO has no arcs, so alone it deletes nothing (output as

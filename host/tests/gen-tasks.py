@@ -56,7 +56,7 @@ hdr = b"gmtk" + struct.pack(e + "II", 1, 0x01020304) + bytes([o.width, 0, 0, 0])
 hdr += struct.pack(e + "4I", o.rate, len(recs), o.samples, o.unregistered)
 body = b""
 for (tid, name), s in zip(recs, shares):
-    nb = name.encode()
+    nb = name.encode("utf-8", "surrogateescape")   # bytes of no UTF-8 character pass through
     body += struct.pack(e + A + "II", tid, s, len(nb)) + nb + b"\0" * (-len(nb) % 4)
     print("0x%x %s %d" % (tid, name, s))
 open(o.out, "wb").write(hdr + body)

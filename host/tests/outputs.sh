@@ -128,6 +128,32 @@ printf -- '-b "-p"\n @more\n' > args && printf -- "-z prog 'gmon.out'" > more
 gprof @args > ref.out 2>&1; "$T" @args > our.out 2> our.err
 check "@FILE arguments as gprof reads them" cmp -s ref.out our.out
 check "@FILE: no sanitizer report" sh -c '! grep -q "Sanitizer\\|runtime error" our.err'
+# expandargv's one bound: the 2000th word starting with '@' is an error, exit 1 (a file
+# that names itself twice would otherwise be read 2^32 times).  The boundary as gprof's:
+# @lim and 1998 @empty pass, @lim and 1999 do not.
+: > empty
+for k in 1998 1999; do
+	yes @empty | head -n $k > lim
+	gprof @lim -b prog gmon.out > /dev/null 2> ref.err; r=$?
+	timeout 20 "$T" @lim -b prog gmon.out > /dev/null 2> our.err; o=$?
+	check "@FILE: @lim and $k @-files: exit $r as gprof's, 'too many' alike" sh -c \
+		'[ $0 = $1 ] && [ "$(grep -c "too many @-files encountered" ref.err)" = "$(grep -c "too many @-files encountered" our.err)" ]' $r $o
+done
+printf '@fan @fan' > fan && printf '@self\n' > self && mkdir -p adir
+for f in fan self; do
+	timeout 20 "$T" @$f prog gmon.out > /dev/null 2> our.err
+	check "@FILE: @$f (names itself): exit 1, 'too many @-files encountered'" \
+		sh -c '[ $0 = 1 ] && grep -q "error: too many @-files encountered: @.* in $1" our.err' $? $f
+done
+"$T" @adir prog gmon.out > /dev/null 2> our.err
+check "@FILE: a directory: exit 1, '@-file refers to a directory'" \
+	sh -c '[ $0 = 1 ] && grep -q "error: @-file refers to a directory: adir" our.err' $?
+# Linear in the file: 400 000 words (one copy per word of the rest of the file was
+# 4 s and 1.6 GB)
+{ yes -- -b | head -n 400000; echo prog gmon.out; } > big
+gprof -b prog gmon.out > ref-b.out
+timeout 10 "$T" @big > big.out 2> our.err
+check "@FILE: 400 000 words read in time (exit $?)" sh -c '[ $0 = 0 ] && cmp -s big.out ref-b.out' $?
 # -A -y: annotated sources written to FILE-ann files, as gprof writes them
 mkdir -p yref yours
 (cd yref && gprof -A -y ../prog ../gmon.out > out.txt 2>&1)
@@ -213,4 +239,56 @@ else
 	nok "building and running maps.cc"
 fi
 check "stacks outputs: no sanitizer report" sh -c "! grep -q 'runtime error\|AddressSanitizer' err.txt"
+# The measured call graph with inlined frames: a_step called by main has 28 samples of its
+# own and 10 in leaf and work inlined into it (their from_pc is a_step's: doc/profiling.md),
+# which the histogram gives to a_step (38); it also really calls leaf (3 samples).  Each
+# sample once per arc on its path: main 10 + 38 + 3 = 100%, the caller line of a_step
+# 0.38 0.03 as its own entry, leaf's arc only the real call.
+$D gmon prog inl.out "main=10 a_step=38 leaf=3" "main>a_step=600 a_step>leaf=5"
+python3 - "$(nm prog | awk '$3 == "main" || $3 == "a_step" || $3 == "leaf" || $3 == "work" { printf "%s=0x%s ", $3, $1 }')" <<'PY'
+import struct, sys
+f = {k: int(v, 16) for k, v in (w.split("=") for w in sys.argv[1].split())}
+N = 0xFFFFFFFF
+nodes = [(N, 0, 0, 1, 0), (0, f["main"], 0x10, 1, 10), (1, f["a_step"], f["main"] + 4, 600, 28),
+         (2, f["leaf"], f["main"] + 4, 38400, 6), (2, f["work"], f["main"] + 4, 38400, 4),
+         (2, f["leaf"], f["a_step"] + 4, 5, 3)]
+hdr = b"gmst" + struct.pack("<II", 1, 0x01020304) + bytes([8, 0, 0, 0])
+hdr += struct.pack("<10I", 100, len(nodes), 51, 0, 0, 0, 0, 0, 0, 0)
+open("inl.stacks", "wb").write(hdr + b"".join(struct.pack("<IQQII", *n) for n in nodes))
+g = bytearray(open("inl.out", "rb").read())      # the target's counters: 51 samples, checked
+g[8:20] = struct.pack("<III", 51, 0, (0xA5 ^ 51) << 24)
+open("inl.out", "wb").write(g)
+PY
+"$T" -b -q --stacks=inl.stacks prog inl.out > inl.q 2> err.txt
+check "measured call graph: inlined frames' samples counted once (main 100%, a_step 0.38 0.03)" \
+	sh -c 'sanitizer_clean() { ! grep -q "runtime error\|AddressSanitizer" "$1"; }
+	grep -Eq "^\[[0-9]+\] +100\.0 +0\.10 +0\.41 +main" inl.q &&
+	grep -Eq "^ +0\.38 +0\.03 +600/600 +a_step" inl.q &&
+	grep -Eq "^\[[0-9]+\] +80\.4 +0\.38 +0\.03 +600 +a_step" inl.q &&
+	grep -Eq "^ +0\.03 +0\.00 +5/5 +leaf" inl.q && sanitizer_clean err.txt'
+# gmon.stacks' prof_rate is gmon.out's (doc/format.md): another one, or 0, is said with the
+# file and the offset; the report stays the same (its times are the histogram's)
+for rate in 0 77; do
+	python3 -c 'import struct, sys; b = bytearray(open("inl.stacks", "rb").read())
+b[16:20] = struct.pack("<I", int(sys.argv[1])); open("r.stacks", "wb").write(b)' $rate
+	"$T" -b -q --stacks=r.stacks prog inl.out > r.q 2> err.txt
+	check "gmon.stacks of profiling rate $rate (gmon.out's 100): a warning at offset 16, the same report" \
+		sh -c '[ $0 = 0 ] && grep -q "warning: r.stacks: offset 16: profiling rate $1, but inl.out.s histogram has 100 per second" err.txt &&
+		       sed "s/(r\.stacks)/(inl.stacks)/" r.q | cmp -s - inl.q' $? $rate
+done
+"$T" -b -q --stacks=inl.stacks prog inl.out > /dev/null 2> err.txt
+check "gmon.stacks of gmon.out's rate: no warning" sh -c '! grep -q "offset 16" err.txt'
+# --diff with a profile of rate 0 (gprof's times are inf and nan): said, its times "-"
+# and JSON null, calls compared; --fail-slower cannot be checked: a failure (exit 2)
+$D gmon prog r0.out "main=10 a_step=38 leaf=3" "main>a_step=601 a_step>leaf=5"
+python3 -c 'import struct; b = bytearray(open("r0.out", "rb").read())
+assert b[20] == 0; b[41:45] = struct.pack("<I", 0); open("r0.out", "wb").write(b)'
+"$T" --diff prog inl.out r0.out > d.out 2> err.txt
+check "--diff, new profile of rate 0: exit 0, said, times '-', calls compared, no nan" sh -c \
+	'[ $0 = 0 ] && grep -q "new: prog, r0.out: profiling rate 0: its times are not numbers, only calls are compared" d.out &&
+	 grep -Eq "^ +0\.38 +- +0\.41 +- +600 +601 +\+1  a_step$" d.out && ! grep -qi nan d.out' $?
+"$T" --diff --fail-slower=5 --json=d.json prog r0.out inl.out > /dev/null 2> err.txt
+check "--diff --fail-slower, old profile of rate 0: exit 2, 'not checked', JSON times null" sh -c \
+	'[ $0 = 2 ] && grep -q "fail-slower=5: not checked: the old profile.s profiling rate is 0" err.txt &&
+	 python3 -c "import json, sys; d = json.load(open(\"d.json\")); sys.exit(not (d[\"sampled_seconds\"][0] is None and d[\"sampled_seconds\"][1] > 0 and all(f[\"self_seconds\"][0] is None for f in d[\"functions\"])))"' $?
 echo "1..$n"

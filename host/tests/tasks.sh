@@ -111,6 +111,31 @@ got = {t["name"]: (t["samples"], t["calls"]) for t in d["tasks"]}
 want = {w[0]: (int(w[1]), int(w[2])) for w in (l.rsplit(" ", 3) for l in open("expect.txt").read().splitlines())}
 sys.exit(got != want or d["task_switches_unregistered"] != 2)'
 
+# Names in no encoding (task names as the target wrote them, symbols as the ELF has them):
+# every JSON, SVG and DOT file still parses, a byte of no UTF-8 character as U+FFFD, a
+# real UTF-8 name kept.  Bad bytes: a cut-short character, 0xff, a surrogate, an overlong
+# '/', a control byte in a symbol.
+ntasks=$(wc -l < tasks.txt)
+bad=$(printf 'main,t\342che,\377x,\355\240\200s,\300\257o,caf\303\251')
+for k in $(seq 7 "$ntasks"); do bad="$bad,t$k"; done
+PYTHONIOENCODING=utf-8:surrogateescape $GT bad.tasks "$S" --stacks gmon.stacks --names "$bad" --seed 5 > /dev/null
+objcopy --redefine-sym leaf="$(printf 'le\377af')" --redefine-sym work="$(printf 'wo\001rk\342')" prog badprog
+"$T" -b -q --tasks-file=bad.tasks --stacks=gmon.stacks --json=bad.json --speedscope=bad-ss.json \
+	--flame-graph=bad.svg --dot=bad.dot badprog gmon.out > /dev/null 2> err.txt
+check "names of no UTF-8 (tasks, symbols): JSON, speedscope, flame graph and DOT parse" python3 -c '
+import json, sys, xml.dom.minidom
+d = json.load(open("bad.json", encoding="utf-8"))
+s = json.load(open("bad-ss.json", encoding="utf-8"))
+xml.dom.minidom.parse("bad.svg")
+dot = open("bad.dot", "rb").read().decode("utf-8")
+names = {t["name"] for t in d["tasks"]}
+funcs = {f["name"] for f in d["functions"]}
+frames = {f["name"] for f in s["shared"]["frames"]}
+want = {"t\ufffdche", "\ufffdx", "\ufffd\ufffd\ufffds", "\ufffd\ufffdo", "caf\u00e9"}
+sys.exit(not (want <= names and "le\ufffdaf" in funcs and "le\ufffdaf" in dot
+              and "caf\u00e9" in frames and "le\ufffdaf" in frames))'
+check "names of no UTF-8: a control byte in the flame graph as U+FFFD" grep -q 'wo&#xFFFD;rk&#xFFFD;' bad.svg
+
 # --task NAME: its row, its measured flat profile, its stacks alone
 read -r name tsamples tcalls ttree < <(awk 'NR == 2' expect.txt | awk '{ print $(NF-3), $(NF-2), $(NF-1), $NF }')
 "$T" -b --task="$name" --folded=one.folded --speedscope=one.json prog gmon.out > one.out 2> err.txt
@@ -163,5 +188,13 @@ check "another snapshot's gmon.tasks beside: a warning, gprof's output" \
 (cd lone && "$T" -b --tasks prog gmon.out) > lone.out 2> err.txt
 check "... and --tasks then: exit 1, it was not this profile's" \
 	sh -c "[ $? = 1 ] && grep -q 'found beside was not this profile' err.txt"
+# a gmon.tasks of another profiling rate than gmon.out's: said, with the file and offset
+$GT r50.tasks "$S" --stacks gmon.stacks --rate 50 > /dev/null
+"$T" -b --tasks --tasks-file=r50.tasks prog gmon.out > r50.out 2> err.txt
+check "--tasks-file of rate 50 (gmon.out's 100): a warning at offset 16, the table at 50" \
+	sh -c "[ $? = 0 ] && grep -q 'warning: r50.tasks: offset 16: profiling rate 50, but gmon.out.s histogram has 100' err.txt &&
+	       grep -q '$S samples, 50 per second' r50.out"
+"$T" -b --tasks prog gmon.out > /dev/null 2> err.txt
+check "gmon.tasks of gmon.out's rate: no warning" sh -c "! grep -q 'offset 16' err.txt"
 check "no sanitizer report" sh -c "! grep -q 'runtime error\|Sanitizer' err.txt"
 echo "1..$n"
