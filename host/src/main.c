@@ -597,8 +597,8 @@ static int read_tasks(struct run *r)
 		r->a.tasks = &r->tasks;
 	if (r->a.tasks && !(o->style & STYLE_TASKS) && !quiet)
 		/* standard output stays gprof's: the table only when asked, said here */
-		fprintf(stderr, "%s: %s: %u tasks (--tasks prints each one's share of the CPU)\n",
-			progname, path, r->tasks.n);
+		fprintf(stderr, "%s: %s: %u task%s (--tasks prints each one's share of the CPU)\n",
+			progname, path, r->tasks.n, r->tasks.n == 1 ? "" : "s");
 	/* before any output, as for the stacks' outputs */
 	if ((o->style & STYLE_TASKS) && !r->a.tasks)
 		return error("--tasks and --task need gmon.tasks (from the target's per-task "
@@ -914,7 +914,8 @@ static int main_watch(struct run *r, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct run r = {.first_output = 1};
-	argv = args_expand(&argc, argv);
+	if (args_expand_files(&argc, &argv) < 0)
+		return 1;
 	int rc = parse_options(&r, argc, argv);
 	if (rc >= 0)
 		return rc;

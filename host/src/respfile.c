@@ -154,13 +154,3 @@ int args_expand_files(int *argc, char ***argv)
 	atexit(release);
 	return 0;
 }
-
-/* The interface main.c calls.  An error here exits 1, as gprof's expandargv does,
- * because main.c does not yet look at a result; it should call args_expand_files and
- * return 1 itself. */
-char **args_expand(int *argc, char **argv)
-{
-	if (args_expand_files(argc, &argv) < 0)
-		exit(1);
-	return argv;
-}

@@ -5,7 +5,5 @@
 /* *argc, *argv with every @FILE expanded; -1 (reported) on too many @-files or an
  * @-file that is a directory, where gprof exits 1. */
 int args_expand_files(int *argc, char ***argv);
-/* The same, exiting 1 on an error (what main.c calls today). */
-char **args_expand(int *argc, char **argv);
 
 #endif
