@@ -16,6 +16,12 @@
 #ifdef __riscv
 #define SAMPLE_US    25    /* (a trap saves every register: ~300 instructions) */
 #define WORK_SCALE   3     /* the tasks' loops: as many samples as on the other boards */
+/* The receiver's item copy in its critical section (rtos_kernel.c), before it yields
+ * there: on RISC-V the port masks the profile timer in it and switches before unmasking,
+ * so a sample due in the copy must be taken for the receiver (hal_mtimer_take_due_sample);
+ * long enough that one often is, shorter than a period. Elsewhere the critical section
+ * leaves the profile timer on, or (v6-M's PRIMASK) the switch waits for the unmasking. */
+#define COPY_WORDS   48
 #elif defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'A'
 #define SAMPLE_US    25    /* (at 10 us, its shortest, the sample's interrupt takes a
                               * fifth of the time: a task 0.98 points off, 0.48 here) */
@@ -24,6 +30,9 @@
 #endif
 #ifndef WORK_SCALE
 #define WORK_SCALE   1
+#endif
+#ifndef COPY_WORDS
+#define COPY_WORDS   8
 #endif
 #define TICKS_RUN    120   /* the ticker's wake-ups: one a tick */
 #define BURST_LOOP   250   /* its work at each: not a whole number of periods */

@@ -180,12 +180,9 @@ void rtos_queue_send(struct rtos_queue *q, uint32_t v)
 }
 
 /* The item copied out of the queue's storage in the critical section, as FreeRTOS's
- * prvCopyDataFromQueue does it; then the sender, blocked on a full queue and of a higher
- * priority, is woken and the receiver yields, still in the critical section. On RISC-V the
- * port masks the profile timer there too, and the switch is made before interrupts come
- * back on: a sample that came due during the copy is the receiver's. (Shorter than a
- * sample period: one sample at most comes due.) */
-#define COPY_WORDS 48
+ * prvCopyDataFromQueue does it (COPY_WORDS: rtos.h); then the sender, blocked on a full
+ * queue and of a higher priority, is woken and the receiver yields, still in the critical
+ * section: a sample that came due during the copy is the receiver's. */
 static volatile uint32_t item_storage[COPY_WORDS];
 
 static __attribute__((noinline)) uint32_t copy_item_out(uint32_t v)

@@ -237,6 +237,15 @@ def main():
              "plain: each task's share within %.1f points of the trace's, or three times its "
              "sampling error if more (%d samples): %s" % (SHARE_BOUND, samples,
                                                           shares_text(shares)))
+        if truth.mret:
+            # RISC-V: the receiver yields in its critical section after a copy that a sample
+            # often comes due in; taken after the switch, those went to the sender (the
+            # receiver 1.4 to 1.9 points under the trace, within three sampling errors):
+            # hal_mtimer_take_due_sample counts them for the receiver before it.
+            a, b = shares.get("receiver", (0, 100))
+            t.ok(abs(a - b) <= SHARE_BOUND, "plain: the task that yields in its critical "
+                 "section within %.1f points (a sample due there is its own): receiver %.2f%% "
+                 "(true %.2f%%)" % (SHARE_BOUND, a, b))
     rc, text, err = h.gprof(elf, os.path.join(out_dir, "gmon.out"), "-b", "-q")
     arcs = h.call_graph(text)
     t.eq({k: arcs.get(k) for k in CALLS}, CALLS, "plain: GNU gprof's calls exact, each task's")
