@@ -325,8 +325,12 @@ def gmon_parse(path, addr_bytes=None):
 # BOARD_PROFILE_ISR): the package's sample code and the boards' sample functions (the
 # timer's acknowledge and next period). A trace region that enters the handler ends at the
 # first instruction outside these and outside _stext.._etext (vectors, trap entries).
+# (a bin's first overflow entry: profile_bin_store, whose loop that moves the entries
+# after it GCC makes a memmove call)
 SAMPLE_PATH = ("__profile_hit", "hit_miss", "profile_slow_path", "profile_clear",
                "profile_clear_counts", "memset", "profile_stack_sample",
+               "hist_count_slow", "profile_bin_store", "profile_bin_count", "profile_ovf_lower_bound",
+               "memmove",
                "cmsdk_profile_sample", "nrf51_profile_sample", "sp804_profile_sample",
                "hal_mtimer_isr", "mtimer_isr_shared", "armv7a_irq_dispatch")
 

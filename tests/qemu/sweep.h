@@ -43,7 +43,9 @@ void sweep_overflow(uintptr_t pc);
  * them) from three call sites at or after lo that share a home slot in the live arc table,
  * counted unequally, so that the third, two slots past its home, is found where the fast
  * paths do not look and takes a fast slot once it has been counted more (arc_promote,
- * both ways). The calls made (for the true count); nothing while profiling is off. */
+ * both ways); then calls from the first site to a second callee of that home (a fast slot
+ * that holds the site's other arc). The calls made (for the true count); nothing while
+ * profiling is off. */
 uint32_t sweep_crowd(uintptr_t lo, uintptr_t self);
 extern struct sweep_totals sweep_discarded;
 /* Every sample the profile timer took (counted before __profile_hit sees it). */
