@@ -236,6 +236,25 @@ static inline int enter_hinted(struct profile_stacks *t, struct profile_shadow_s
     return 1;
 }
 
+/* The innermost frame of the running level's stack (*K, at *LEVEL), where a fast path may
+ * add a frame after it: a frame free, profiling running, no sample since the last hook (no
+ * entry window); NULL: not so. */
+static inline __attribute__((always_inline)) const struct profile_stack_frame *
+fast_top(struct profile_stacks *t, struct profile_shadow_stack **kp, uint32_t *levelp)
+{
+    uint32_t level = HAL_PROFILE_STACK_LEVEL();
+    struct profile_shadow_stack *k = shadow(t, level);
+    uint32_t d = k->depth;
+    if (d - 1u >= DEPTH - 1u || k->window.sample_node != NO_NODE || !profile_state.armed_span)
+        return NULL;
+    const struct profile_stack_frame *top = &k->frames[d - 1];
+    if (top->level != level)
+        return NULL;
+    *kp = k;
+    *levelp = level;
+    return top;
+}
+
 /* The enter hook's common case, which stack_enter would handle the same way: a call from
  * the innermost frame of this level (below its stack pointer: nothing left, nothing
  * inlined) into a child its hint slot names, profiling running, no sample since the last
@@ -243,15 +262,12 @@ static inline int enter_hinted(struct profile_stacks *t, struct profile_shadow_s
 static inline int enter_fast(struct profile_stacks *t, uintptr_t fn, uintptr_t site,
                              uintptr_t sp)
 {
-    uint32_t level = HAL_PROFILE_STACK_LEVEL();
-    struct profile_shadow_stack *k = shadow(t, level);
-    uint32_t d = k->depth;
-    if (d - 1u >= DEPTH - 1u || k->window.sample_node != NO_NODE || !profile_state.armed_span)
+    struct profile_shadow_stack *k;
+    uint32_t level;
+    const struct profile_stack_frame *top = fast_top(t, &k, &level);
+    if (!top || top->sp <= sp)
         return 0;
-    const struct profile_stack_frame *top = &k->frames[d - 1];
-    if (top->level != level || top->sp <= sp)
-        return 0;
-    return enter_hinted(t, k, d, top->node, 0, level, fn, site, sp);
+    return enter_hinted(t, k, k->depth, top->node, 0, level, fn, site, sp);
 }
 
 /* The next most common cases, as enter_fast's (stack_enter would handle them the same way),
@@ -267,15 +283,12 @@ static inline int enter_fast(struct profile_stacks *t, uintptr_t fn, uintptr_t s
 static inline int enter_inlined_fast(struct profile_stacks *t, uintptr_t fn, uintptr_t site,
                                      uintptr_t sp)
 {
-    uint32_t level = HAL_PROFILE_STACK_LEVEL();
-    struct profile_shadow_stack *k = shadow(t, level);
-    uint32_t d = k->depth;
-    if (d - 1u >= DEPTH - 1u || k->window.sample_node != NO_NODE || !profile_state.armed_span)
-        return 0;
-    const struct profile_stack_frame *top = &k->frames[d - 1];
-    if (top->level != level || top->sp != sp || top->site != site || top->fn == fn)
+    struct profile_shadow_stack *k;
+    uint32_t level;
+    const struct profile_stack_frame *top = fast_top(t, &k, &level);
+    if (!top || top->sp != sp || top->site != site || top->fn == fn)
         return 0;   /* (else left without its exit, or recursion: stack_enter decides) */
-    return enter_hinted(t, k, d, top->node, FRAME_INLINED, level, fn, site, sp);
+    return enter_hinted(t, k, k->depth, top->node, FRAME_INLINED, level, fn, site, sp);
 }
 
 static inline int enter_root_fast(struct profile_stacks *t, uintptr_t fn, uintptr_t site,
