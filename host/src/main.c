@@ -15,6 +15,7 @@
 #include "error.h"
 #include "execcount.h"
 #include "fetch.h"
+#include "heap.h"
 #include "gmon_io.h"
 #include "hist.h"
 #include "mapfile.h"
@@ -914,6 +915,7 @@ static int main_watch(struct run *r, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct run r = {.first_output = 1};
+	heap_prepare();
 	if (args_expand_files(&argc, &argv) < 0)
 		return 1;
 	int rc = parse_options(&r, argc, argv);
