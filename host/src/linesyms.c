@@ -78,17 +78,12 @@ static const char *code_name(const struct code_index *ci, uint64_t addr)
 }
 
 /* Line symbol S for FUNC at FILE:LINE, address VMA; P the line symbol before it, if any
- * (a line of the same function keeps its staticness).  The strings are the DWARF
- * reader's or the symbol table's, which the table keeps. */
-static void line_sym_fill(struct symtab *tab, struct sym *s, const struct sym *p,
+ * (a line of the same function keeps its staticness). */
+static void line_sym_fill(struct symtab *tab, struct line_sym *s, const struct line_sym *p,
 			  const char *func, const char *file, int line, uint64_t vma)
 {
-	memset(s, 0, sizeof *s);
-	s->name = func;
-	s->file = file;
+	*s = (struct line_sym){vma, func, file, line, 0};
 	symtab_note_file(tab, file);
-	s->line = line;
-	s->addr = vma;
 	if (p && same_str(s->file, p->file) && same_str(s->name, p->name)) {
 		s->is_static = p->is_static;
 	} else {
@@ -99,12 +94,11 @@ static void line_sym_fill(struct symtab *tab, struct sym *s, const struct sym *p
 }
 
 /* Every address of .text: a line symbol where the function or line changes. */
-static struct sym *walk_lines(struct symtab *tab, struct srcinfo *si,
-			      const struct code_index *ci, size_t *np)
+static struct line_sym *walk_lines(struct symtab *tab, struct srcinfo *si,
+				   const struct code_index *ci, size_t *np)
 {
-	struct sym *lines = NULL;
+	struct line_sym *lines = NULL;
 	size_t n = 0, cap = 0;
-	size_t prev = SIZE_MAX;
 	const char *func = NULL;
 	/* (the addresses up to where the answer may change get the same line symbol: after
 	 * one DWARF answers for, the walk goes on from there) */
@@ -123,16 +117,16 @@ static struct sym *walk_lines(struct symtab *tab, struct srcinfo *si,
 			next = until;
 		else if (!(func = code_name(ci, vma)))
 			continue;
-		struct sym *p = prev != SIZE_MAX ? &lines[prev] : NULL;
+		struct line_sym *p = n ? &lines[n - 1] : NULL;
 		if (p && p->line == line && same_str(p->name, func) && same_str(p->file, file))
 			continue;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 1024;
 			lines = xrealloc(lines, cap * sizeof *lines);
-			p = prev != SIZE_MAX ? &lines[prev] : NULL;
+			p = n ? &lines[n - 1] : NULL;
 		}
 		line_sym_fill(tab, &lines[n], p, func, file, line, vma);
-		prev = n++;
+		n++;
 	}
 	*np = n;
 	return lines;
@@ -164,11 +158,12 @@ int symtab_add_lines(struct symtab *tab, const char *path)
 			close(fd);
 	}
 	size_t n;
-	struct sym *lines = walk_lines(tab, tab->si, &ci, &n);
+	struct line_sym *lines = walk_lines(tab, tab->si, &ci, &n);
 	srcinfo_report(tab->si, path);
 	free(ci.v);
 	/* line symbols first, then the function symbols (which keep their ends, as in gprof),
 	 * sorted again: a merge */
-	symtab_add_in_order(tab, lines, n);
+	symtab_add_lines_in_order(tab, lines, n);
+	free(lines);
 	return 0;
 }

@@ -139,22 +139,47 @@ static void drop_duplicates(struct symtab *tab)
 		sorted[i].order = i;
 }
 
-void symtab_add_in_order(struct symtab *tab, struct sym *more, size_t n)
+static void line_sym_to_sym(const struct line_sym *l, size_t order, struct sym *s)
 {
-	for (size_t i = 0; i < n; i++)
-		more[i].order = i;
+	memset(s, 0, sizeof *s);
+	s->addr = l->addr;
+	s->name = l->name;
+	s->file = l->file;
+	s->line = l->line;
+	s->is_static = l->is_static;
+	s->order = order;
+}
+
+static int lines_in_order(const struct line_sym *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i - 1].addr >= v[i].addr)
+			return 0;
+	return 1;
+}
+
+void symtab_add_lines_in_order(struct symtab *tab, const struct line_sym *lines, size_t n)
+{
 	for (size_t i = 0; i < tab->len; i++)
 		tab->base[i].order = n + i;
 	struct sym *all = xmalloc((n + tab->len + 1) * sizeof *all);
 	memset(&all[n + tab->len], 0, sizeof *all);     /* (the entry past the end) */
-	int ordered = in_order(more, n) && in_order(tab->base, tab->len);
-	if (ordered) {
-		merge(more, n, tab->base, tab->len, all);
-	} else {
-		memcpy(all, more, n * sizeof *all);
-		memcpy(all + n, tab->base, tab->len * sizeof *all);
+	/* (lines at distinct addresses, in order: cmp_addr's order, their own as ties) */
+	int ordered = lines_in_order(lines, n) && in_order(tab->base, tab->len);
+	size_t i = 0, j = 0, k = 0;
+	if (ordered) {          /* a merge, the line symbol made in place */
+		while (i < n && j < tab->len) {
+			line_sym_to_sym(&lines[i], i, &all[k]);
+			if (cmp_addr(&all[k], &tab->base[j], NULL) <= 0)
+				i++;
+			else
+				all[k] = tab->base[j++];
+			k++;
+		}
 	}
-	free(more);
+	for (; i < n; i++)
+		line_sym_to_sym(&lines[i], i, &all[k++]);
+	memcpy(all + k, tab->base + j, (tab->len - j) * sizeof *all);
 	free(tab->base);
 	tab->base = all;
 	tab->len += n;

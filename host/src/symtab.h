@@ -84,10 +84,19 @@ struct symtab {
 	int clones_left_out;       /* the ELF has GCC clones gprof's filter leaves out */
 };
 
+/* A line symbol as -l's walk makes it (a struct sym is some 230 bytes: only the final
+ * table holds them). */
+struct line_sym {
+	uint64_t addr;
+	const char *name, *file;   /* the DWARF reader's strings or the symbol table's */
+	int line;
+	unsigned is_static;
+};
+
 void symtab_finalize(struct symtab *tab);
-/* MORE's N symbols (malloc'd, in address order, taken) join the table (finalized), before
- * its own where they tie, and the table is finalized again. */
-void symtab_add_in_order(struct symtab *tab, struct sym *more, size_t n);
+/* LINES' N symbols (in address order) join the table (finalized), before its own where
+ * they tie, and the table is finalized again. */
+void symtab_add_lines_in_order(struct symtab *tab, const struct line_sym *lines, size_t n);
 struct sym *symtab_lookup(const struct symtab *tab, uint64_t addr);
 void symtab_release(struct symtab *tab);
 void symtab_drop_syms(struct symtab *tab);
