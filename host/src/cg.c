@@ -495,57 +495,73 @@ static int cmp_total(const void *l, const void *r, void *ctx)
 
 /* Symbols by name, for the many that tie on everything else: each distinct name's rank in
  * cmp_total's order of names (those not starting with '_' first, then strcmp), found
- * through a table of name pointers (a function's lines share theirs). */
-struct name_ranks {
-	const char **key;          /* a name pointer per slot, NULL empty */
-	size_t *rank, mask;
-};
-
+ * through a table of name pointers (a function's lines share theirs), grown as names
+ * come (few names for many symbols: the table stays in cache). */
 static int cmp_name_total(const void *l, const void *r, void *ctx)
 {
-	const char *a = l, *b = r;
+	const char *a = *(const char *const *)l, *b = *(const char *const *)r;
 	(void)ctx;
 	if ((a[0] == '_') != (b[0] == '_'))
 		return a[0] == '_' ? 1 : -1;
 	return strcmp(a, b);
 }
 
-static size_t *name_slot(struct name_ranks *nr, const char *name)
+static size_t name_slot(const char **key, size_t mask, const char *name)
 {
-	size_t h = ((uintptr_t)name * 0x9E3779B97F4A7C15ull >> 17) & nr->mask;
-	while (nr->key[h] && nr->key[h] != name)
-		h = (h + 1) & nr->mask;
-	nr->key[h] = name;
-	return &nr->rank[h];
+	size_t h = ((uintptr_t)name * 0x9E3779B97F4A7C15ull >> 17) & mask;
+	while (key[h] && key[h] != name)
+		h = (h + 1) & mask;
+	return h;
 }
 
-/* The ranks of the names of the N symbols V; the number of ranks. */
-static size_t name_ranks_build(struct name_ranks *nr, struct sym **v, size_t n)
+/* The rank of each of the N symbols V's names into RANK[i] (1 the first); the number of
+ * ranks and one. */
+static size_t name_ranks(struct sym **v, size_t n, size_t *rank)
 {
-	size_t cap = 16;
-	while (cap < 2 * n + 16)
-		cap *= 2;
-	nr->key = xcalloc(cap, sizeof *nr->key);
-	nr->rank = xcalloc(cap, sizeof *nr->rank);
-	nr->mask = cap - 1;
-	void **names = xmalloc((n + 1) * sizeof *names);
-	size_t k = 0;
+	size_t cap = 64, k = 0;
+	const char **key = xcalloc(cap, sizeof *key), **names = xmalloc((n + 1) * sizeof *names);
+	size_t *at = xmalloc(cap * sizeof *at);         /* a slot's name's place in NAMES */
 	for (size_t i = 0; i < n; i++) {
-		size_t *r = name_slot(nr, v[i]->name);
-		if (!*r) {
-			*r = 1;
-			names[k++] = (void *)v[i]->name;
+		size_t h = name_slot(key, cap - 1, v[i]->name);
+		if (!key[h]) {
+			if (2 * (k + 1) > cap) {        /* at most half full */
+				const char **nk = xcalloc(2 * cap, sizeof *nk);
+				size_t *na = xmalloc(2 * cap * sizeof *na);
+				for (size_t j = 0; j < cap; j++)
+					if (key[j]) {
+						size_t g = name_slot(nk, 2 * cap - 1, key[j]);
+						nk[g] = key[j];
+						na[g] = at[j];
+					}
+				free(key);
+				free(at);
+				key = nk, at = na, cap *= 2;
+				h = name_slot(key, cap - 1, v[i]->name);
+			}
+			key[h] = v[i]->name;
+			at[h] = k;
+			names[k++] = v[i]->name;
 		}
+		rank[i] = at[h];
 	}
-	msort_ptrs(names, k, cmp_name_total, NULL);
-	size_t rank = 0;
-	for (size_t i = 0; i < k; i++) {
-		if (i == 0 || strcmp(names[i - 1], names[i]))
-			rank++;
-		*name_slot(nr, names[i]) = rank;
+	void **by = xmalloc((k + 1) * sizeof *by);
+	for (size_t j = 0; j < k; j++)
+		by[j] = &names[j];
+	msort_ptrs(by, k, cmp_name_total, NULL);
+	size_t *of = xmalloc((k + 1) * sizeof *of), r = 0;
+	for (size_t j = 0; j < k; j++) {
+		if (j == 0 || strcmp(*(const char **)by[j - 1], *(const char **)by[j]))
+			r++;
+		of[(const char **)by[j] - names] = r;
 	}
+	for (size_t i = 0; i < n; i++)
+		rank[i] = of[rank[i]];
+	free(of);
+	free(by);
 	free(names);
-	return rank + 1;
+	free(at);
+	free(key);
+	return r + 1;
 }
 
 /* Whether S ties with every symbol like it on cmp_total's keys but the name: named, no
@@ -575,33 +591,36 @@ static void **by_total(struct analysis *a)
 		ts[i] = &tab->base[i];
 	for (int i = 1; i <= a->ncycles; i++)
 		ts[tab->len + i - 1] = &a->cycles[i];
+	unsigned char *named_only = xmalloc(n + 1);    /* (only_name_left, once each) */
 	for (size_t i = 0; i < n; i++) {
 		const struct sym *s = ts[i];
 		if (!isfinite(s->prop_self + s->prop_child)) {
+			free(named_only);
 			msort_ptrs(ts, n, cmp_total, NULL);
 			return ts;
 		}
-		nz += only_name_left(s);
+		nz += named_only[i] = (unsigned char)only_name_left(s);
 	}
 	if (nz < 2) {
+		free(named_only);
 		msort_ptrs(ts, n, cmp_total, NULL);
 		return ts;
 	}
 	struct sym **z = xmalloc((nz + 1) * sizeof *z), **rest = xmalloc((n - nz + 1) * sizeof *rest);
 	nz = 0;
 	for (size_t i = 0; i < n; i++) {
-		struct sym *s = ts[i];
-		if (only_name_left(s))
-			z[nz++] = s;
+		if (named_only[i])
+			z[nz++] = ts[i];
 		else
-			rest[nr++] = s;
+			rest[nr++] = ts[i];
 	}
+	free(named_only);
 	msort_ptrs((void **)rest, nr, cmp_total, NULL);
-	struct name_ranks ranks;
-	size_t nranks = name_ranks_build(&ranks, z, nz);
+	size_t *rank = xmalloc((nz + 1) * sizeof *rank);
+	size_t nranks = name_ranks(z, nz, rank);
 	size_t *first = xcalloc(nranks + 1, sizeof *first);
 	for (size_t i = 0; i < nz; i++)
-		first[*name_slot(&ranks, z[i]->name)]++;
+		first[rank[i]]++;
 	for (size_t k = 0, sum = 0; k <= nranks; k++) {
 		size_t c = first[k];
 		first[k] = sum;
@@ -609,7 +628,8 @@ static void **by_total(struct analysis *a)
 	}
 	struct sym **zs = xmalloc((nz + 1) * sizeof *zs);
 	for (size_t i = 0; i < nz; i++)
-		zs[first[*name_slot(&ranks, z[i]->name)]++] = z[i];
+		zs[first[rank[i]]++] = z[i];
+	free(rank);
 	/* ties to the earlier (only symbols of one name tie) */
 	size_t i = 0, j = 0, k = 0;
 	while (i < nr && j < nz) {
@@ -627,8 +647,6 @@ static void **by_total(struct analysis *a)
 	free(zs);
 	free(z);
 	free(rest);
-	free(ranks.key);
-	free(ranks.rank);
 	return ts;
 }
 

@@ -107,36 +107,55 @@ void symtab_finalize(struct symtab *tab)
 	drop_duplicates(tab);
 }
 
-/* One symbol per address, and each one's end, in a table in cmp_addr's order (gprof's
- * symtab_finalize rules). */
+/* Appending symbols in cmp_addr's order to a table of one symbol per address (gprof's
+ * symtab_finalize rules): of two at one address the preferred stays, a symbol's end is
+ * where the next begins unless it has one, and one whose end is below its start goes. */
+struct sym_appender {
+	struct sym *v;
+	size_t n;
+	uint64_t prev_addr;
+};
+
+static void sym_append(struct sym_appender *ap, const struct sym *src)
+{
+	struct sym *last = ap->n ? &ap->v[ap->n - 1] : NULL;
+	if (last && src->addr == ap->prev_addr) {
+		if (prefer_src(src, last)) {
+			sym_free(last);
+			*last = *src;
+			last->order = ap->n - 1;
+		} else {
+			sym_free((struct sym *)src);
+		}
+		return;
+	}
+	if (last && last->end_addr == 0)
+		last->end_addr = src->addr - 1;
+	if (!src->end_addr || src->addr <= src->end_addr) {
+		if (&ap->v[ap->n] != src)       /* (in place, mostly, for a table's own) */
+			ap->v[ap->n] = *src;
+		ap->v[ap->n].order = ap->n;
+		ap->n++;
+		ap->prev_addr = src->addr;
+	} else {
+		sym_free((struct sym *)src);
+	}
+}
+
+static void sym_append_end(struct sym_appender *ap, uint64_t text_end)
+{
+	if (ap->n && ap->v[ap->n - 1].end_addr == 0)
+		ap->v[ap->n - 1].end_addr = text_end - 1;
+}
+
+/* One symbol per address, and each one's end, in a table in cmp_addr's order. */
 static void drop_duplicates(struct symtab *tab)
 {
-	struct sym *sorted = tab->base, *dst = sorted, *src;
-	uint64_t prev_addr = sorted[0].addr - 1;
-	for (src = sorted; src < sorted + tab->len; src++) {
-		if (src->addr == prev_addr) {
-			if (prefer_src(src, &dst[-1])) {
-				sym_free(&dst[-1]);
-				dst[-1] = *src;
-			} else {
-				sym_free(src);
-			}
-		} else {
-			if (dst > sorted && dst[-1].end_addr == 0)
-				dst[-1].end_addr = src->addr - 1;
-			if (!src->end_addr || src->addr <= src->end_addr) {
-				*dst++ = *src;
-				prev_addr = src->addr;
-			} else {
-				sym_free(src);
-			}
-		}
-	}
-	if (dst > sorted && dst[-1].end_addr == 0)
-		dst[-1].end_addr = tab->text_end - 1;
-	tab->len = dst - sorted;
+	struct sym_appender ap = {tab->base, 0, tab->base[0].addr - 1};
 	for (size_t i = 0; i < tab->len; i++)
-		sorted[i].order = i;
+		sym_append(&ap, &tab->base[i]);     /* (never past I: in place) */
+	sym_append_end(&ap, tab->text_end);
+	tab->len = ap.n;
 }
 
 static void line_sym_to_sym(const struct line_sym *l, size_t order, struct sym *s)
@@ -163,30 +182,38 @@ void symtab_add_lines_in_order(struct symtab *tab, const struct line_sym *lines,
 	for (size_t i = 0; i < tab->len; i++)
 		tab->base[i].order = n + i;
 	struct sym *all = xmalloc((n + tab->len + 1) * sizeof *all);
-	memset(&all[n + tab->len], 0, sizeof *all);     /* (the entry past the end) */
 	/* (lines at distinct addresses, in order: cmp_addr's order, their own as ties) */
-	int ordered = lines_in_order(lines, n) && in_order(tab->base, tab->len);
-	size_t i = 0, j = 0, k = 0;
-	if (ordered) {          /* a merge, the line symbol made in place */
-		while (i < n && j < tab->len) {
-			line_sym_to_sym(&lines[i], i, &all[k]);
-			if (cmp_addr(&all[k], &tab->base[j], NULL) <= 0)
-				i++;
-			else
-				all[k] = tab->base[j++];
-			k++;
+	if (!lines_in_order(lines, n) || !in_order(tab->base, tab->len)) {
+		for (size_t i = 0; i < n; i++)
+			line_sym_to_sym(&lines[i], i, &all[i]);
+		memcpy(all + n, tab->base, tab->len * sizeof *all);
+		memset(&all[n + tab->len], 0, sizeof *all);     /* (the entry past the end) */
+		free(tab->base);
+		tab->base = all;
+		tab->len += n;
+		symtab_finalize(tab);
+		return;
+	}
+	/* a merge, each line symbol made as it comes, duplicates dropped as they come */
+	struct sym_appender ap = {all, 0, 0};
+	struct sym line;
+	size_t i = 0, j = 0;
+	if (n)
+		line_sym_to_sym(&lines[0], 0, &line);
+	while (i < n || j < tab->len) {
+		if (i < n && (j == tab->len || cmp_addr(&line, &tab->base[j], NULL) <= 0)) {
+			sym_append(&ap, &line);
+			if (++i < n)
+				line_sym_to_sym(&lines[i], i, &line);
+		} else {
+			sym_append(&ap, &tab->base[j++]);
 		}
 	}
-	for (; i < n; i++)
-		line_sym_to_sym(&lines[i], i, &all[k++]);
-	memcpy(all + k, tab->base + j, (tab->len - j) * sizeof *all);
+	sym_append_end(&ap, tab->text_end);
+	memset(&all[ap.n], 0, sizeof *all);                     /* (the entry past the end) */
 	free(tab->base);
 	tab->base = all;
-	tab->len += n;
-	if (!ordered)
-		symtab_finalize(tab);
-	else if (tab->len)
-		drop_duplicates(tab);
+	tab->len = ap.n;
 }
 
 /* The symbol whose range [addr, end_addr] holds ADDR, or NULL. */
