@@ -295,19 +295,23 @@ static int dfn_visit(struct dfn *d, struct sym *start)
 }
 
 /* ---- cycles and propagation ---------------------------------------------------------- */
-static void cycle_link(struct analysis *a)
+/* The cycles, from the heads depth-first numbering left: each symbol's head is found,
+ * and its topological number counted into TOPO_COUNT (by_topo_order's), in one pass. */
+static void cycle_link(struct analysis *a, size_t *topo_count)
 {
 	struct symtab *tab = a->tab;
 	int n = 0;
 	for (size_t i = 0; i < tab->len; i++) {
 		struct sym *s = &tab->base[i];
+		s->cyc_head = root_of(s);
+		topo_count[s->top_order + 1]++;
 		if (s->cyc_head == s && s->cyc_next)
 			n++;
 	}
 	a->ncycles = n;
 	a->cycles = xcalloc(n + 1, sizeof *a->cycles);
 	int num = 0;
-	for (size_t i = 0; i < tab->len; i++) {
+	for (size_t i = 0; n && i < tab->len; i++) {
 		struct sym *s = &tab->base[i];
 		if (!(s->cyc_head == s && s->cyc_next))
 			continue;
@@ -446,14 +450,11 @@ static void propagate_time(struct sym *parent)
 
 /* The symbols by topological order, as a stable sort would put them: counted, since the
  * numbers are at most the symbols' count (or DFN_BUSY, DFN_NAN where numbering
- * stopped). */
-static void **by_topo_order(const struct symtab *tab)
+ * stopped).  FIRST holds each number's count (at number + 1: 0 ... len + 1). */
+static void **by_topo_order(const struct symtab *tab, size_t *first)
 {
-	size_t nkeys = tab->len + 2;                     /* top_order + 1: 0 ... len + 1 */
-	size_t *first = xcalloc(nkeys + 1, sizeof *first);
+	size_t nkeys = tab->len + 2;
 	void **v = xmalloc((tab->len + 1) * sizeof *v);
-	for (size_t i = 0; i < tab->len; i++)
-		first[tab->base[i].top_order + 1]++;
 	for (size_t k = 0, sum = 0; k < nkeys; k++) {
 		size_t c = first[k];
 		first[k] = sum;
@@ -461,7 +462,6 @@ static void **by_topo_order(const struct symtab *tab)
 	}
 	for (size_t i = 0; i < tab->len; i++)
 		v[first[tab->base[i].top_order + 1]++] = &tab->base[i];
-	free(first);
 	return v;
 }
 
@@ -591,30 +591,25 @@ static void **by_total(struct analysis *a)
 		ts[i] = &tab->base[i];
 	for (int i = 1; i <= a->ncycles; i++)
 		ts[tab->len + i - 1] = &a->cycles[i];
-	unsigned char *named_only = xmalloc(n + 1);    /* (only_name_left, once each) */
+	/* (one pass over the symbols: they are many, and each is some 230 bytes) */
+	struct sym **z = xmalloc((n + 1) * sizeof *z), **rest = xmalloc((n + 1) * sizeof *rest);
 	for (size_t i = 0; i < n; i++) {
-		const struct sym *s = ts[i];
+		struct sym *s = ts[i];
 		if (!isfinite(s->prop_self + s->prop_child)) {
-			free(named_only);
-			msort_ptrs(ts, n, cmp_total, NULL);
-			return ts;
+			nz = 0;
+			break;
 		}
-		nz += named_only[i] = (unsigned char)only_name_left(s);
+		if (only_name_left(s))
+			z[nz++] = s;
+		else
+			rest[nr++] = s;
 	}
 	if (nz < 2) {
-		free(named_only);
+		free(z);
+		free(rest);
 		msort_ptrs(ts, n, cmp_total, NULL);
 		return ts;
 	}
-	struct sym **z = xmalloc((nz + 1) * sizeof *z), **rest = xmalloc((n - nz + 1) * sizeof *rest);
-	nz = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (named_only[i])
-			z[nz++] = ts[i];
-		else
-			rest[nr++] = ts[i];
-	}
-	free(named_only);
 	msort_ptrs((void **)rest, nr, cmp_total, NULL);
 	size_t *rank = xmalloc((nz + 1) * sizeof *rank);
 	size_t nranks = name_ranks(z, nz, rank);
@@ -688,11 +683,11 @@ void cg_assemble(struct analysis *a)
 	free(d.stack);
 	free(d.iter);
 	free(d.ung);
-	for (size_t i = 0; i < tab->len; i++)
-		tab->base[i].cyc_head = root_of(&tab->base[i]);
-	cycle_link(a);
+	size_t *topo_count = xcalloc(tab->len + 3, sizeof *topo_count);
+	cycle_link(a, topo_count);
 
-	void **top = by_topo_order(tab);
+	void **top = by_topo_order(tab, topo_count);
+	free(topo_count);
 	propagate_flags(a, (struct sym **)top);
 	cycle_time(a);
 	for (size_t i = 0; i < tab->len; i++)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include "error.h"
 
 const char *progname = "tgprof";
@@ -57,6 +58,16 @@ static void oom(size_t n)
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xmalloc_lines(size_t n)
+{
+	if (n > SIZE_MAX - 63)
+		oom(n);
+	void *p = aligned_alloc(64, n ? (n + 63) & ~(size_t)63 : 64);
 	if (!p)
 		oom(n);
 	return p;

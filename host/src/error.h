@@ -12,6 +12,8 @@ int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
+/* xmalloc on a cache line's boundary (64 bytes): a table of structs laid out by lines */
+void *xmalloc_lines(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 extern const char *progname;

@@ -92,7 +92,8 @@ void symtab_finalize(struct symtab *tab)
 {
 	if (!tab->len)
 		return;
-	struct sym *sorted = xcalloc(tab->len + 1, sizeof *sorted);
+	struct sym *sorted = xmalloc_lines((tab->len + 1) * sizeof *sorted);
+	memset(sorted, 0, (tab->len + 1) * sizeof *sorted);
 	if (!merge_two_runs(tab->base, tab->len, sorted)) {
 		void **ptrs = xmalloc(tab->len * sizeof *ptrs);
 		for (size_t i = 0; i < tab->len; i++)
@@ -181,7 +182,7 @@ void symtab_add_lines_in_order(struct symtab *tab, const struct line_sym *lines,
 {
 	for (size_t i = 0; i < tab->len; i++)
 		tab->base[i].order = n + i;
-	struct sym *all = xmalloc((n + tab->len + 1) * sizeof *all);
+	struct sym *all = xmalloc_lines((n + tab->len + 1) * sizeof *all);
 	/* (lines at distinct addresses, in order: cmp_addr's order, their own as ties) */
 	if (!lines_in_order(lines, n) || !in_order(tab->base, tab->len)) {
 		for (size_t i = 0; i < n; i++)
@@ -196,17 +197,19 @@ void symtab_add_lines_in_order(struct symtab *tab, const struct line_sym *lines,
 	}
 	/* a merge, each line symbol made as it comes, duplicates dropped as they come */
 	struct sym_appender ap = {all, 0, 0};
-	struct sym line;
 	size_t i = 0, j = 0;
-	if (n)
-		line_sym_to_sym(&lines[0], 0, &line);
 	while (i < n || j < tab->len) {
-		if (i < n && (j == tab->len || cmp_addr(&line, &tab->base[j], NULL) <= 0)) {
-			sym_append(&ap, &line);
-			if (++i < n)
-				line_sym_to_sym(&lines[i], i, &line);
+		const struct sym *f = j < tab->len ? &tab->base[j] : NULL;
+		/* cmp_addr(line, f) <= 0: a line is no function, and goes before at a tie */
+		if (i < n && (!f || lines[i].addr < f->addr ||
+			      (lines[i].addr == f->addr && !f->is_func &&
+			       lines[i].is_static <= f->is_static))) {
+			line_sym_to_sym(&lines[i], i, &all[ap.n]);     /* (made in place) */
+			sym_append(&ap, &all[ap.n]);
+			i++;
 		} else {
-			sym_append(&ap, &tab->base[j++]);
+			sym_append(&ap, f);
+			j++;
 		}
 	}
 	sym_append_end(&ap, tab->text_end);

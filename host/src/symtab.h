@@ -18,38 +18,41 @@ struct bbcounts {
 	unsigned long calls[NBBS];
 };
 
+/* Three cache lines' worth, each pass over the table touching few of them: what every
+ * report reads, then the call graph's links, then its times (and what is seldom read). */
 struct sym {
+	/* what the symbol is, its time and calls */
 	uint64_t addr, end_addr;
 	const char *name;          /* NULL for a cycle header */
-	char *dname;               /* demangled name, once printed */
-	int dname_done;
-	const char *file;          /* source file from DWARF line info, or NULL */
+	double time;               /* histogram time in ticks */
+	unsigned long ncalls;
+	uint64_t scaled_addr;
 	int line;
+	unsigned sel;              /* bit set of symspec tables that select this symbol */
+	uint32_t order;            /* position in the raw symbol list (ties) */
 	unsigned is_static : 1, is_func : 1, owns_name : 1;
 	unsigned owns_file : 1;    /* FILE is this symbol's copy (else the DWARF reader's) */
 	unsigned mapped : 1;       /* -R: named after its object file (mapfile.c) */
 	unsigned clone : 1;        /* a GCC clone gprof leaves out, kept for --clones=own */
-	unsigned sel;              /* bit set of symspec tables that select this symbol */
-	size_t order;              /* position in the raw symbol list (ties) */
+	unsigned print_flag : 1;   /* call graph: printed */
+	unsigned dname_done : 1;   /* DNAME made */
 
-	uint64_t scaled_addr;
-	double time;               /* histogram time in ticks */
-	unsigned long ncalls;
-	struct bbcounts *bb;       /* -l: basic-block counts, or NULL */
+	/* call graph: links, and depth-first numbering */
+	struct arc *parents, *children;
+	struct sym *cyc_head, *cyc_next;
+	struct sym *uf_parent, *uf_tail;
+	int top_order;
+	int stack_pos;
+	int cyc_num;
+	int index;
 
-	/* call graph */
+	/* call graph: times; and what few reports read */
 	double child_time;
 	double prop_fract, prop_self, prop_child;
 	unsigned long self_calls;
-	int print_flag;
-	int top_order;
-	int cyc_num;
-	struct sym *cyc_head, *cyc_next;
-	int index;
-	struct arc *parents, *children;
-	/* depth-first numbering helpers */
-	struct sym *uf_parent, *uf_tail;
-	int stack_pos;
+	const char *file;          /* source file from DWARF line info, or NULL */
+	char *dname;               /* demangled name, once printed */
+	struct bbcounts *bb;       /* -l: basic-block counts, or NULL */
 };
 
 /* A symbol BFD's _bfd_elf_find_function may name an address after (for -l). */
