@@ -79,6 +79,7 @@ enum {
 	DW_LNS_fixed_advance_pc = 9,
 	DW_LNS_negate_stmt = 6,
 	DW_LNS_set_basic_block = 7,
+	DW_LNS_set_column = 5,
 	DW_LNS_set_file = 4,
 
 	DW_LNE_HP_SOURCE_FILE_CORRELATION = 0x80,   /* HP's, which BFD skips */

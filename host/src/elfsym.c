@@ -508,6 +508,8 @@ int symtab_read_elf(struct symtab *tab, const char *path, const struct elf_opts 
 		tab->si = r.si;         /* -l asks on */
 		r.si = NULL;
 	}
+	if (r.si)               /* (the paths noted were its strings) */
+		symtab_forget_noted(tab);
 	srcinfo_close(r.si);
 	free(r.strings);
 	free(r.secs);

@@ -78,6 +78,7 @@ struct linetab {
 	uint64_t (*spans)[2];      /* the finished sequences' spans, in decode order */
 	size_t nspans, spans_cap;
 	int rows_sorted;           /* every sequence's rows by address (BFD keeps them so) */
+	int too_many;              /* rows past ROWS_MAX: the table is dropped */
 	size_t hint_seq, hint_row; /* the last lookup's row: the next is mostly at or after */
 };
 
@@ -108,6 +109,10 @@ static void insert_searched(struct linetab *t, struct lseq *s, size_t r)
 
 static void add_row(struct linetab *t, const struct lrow *row)
 {
+	if (t->nrows >= ROWS_MAX - 1) {
+		t->too_many = 1;        /* (the table is dropped: decode's caller gives up) */
+		return;
+	}
 	if (t->nrows == t->rows_cap) {
 		t->rows_cap = t->rows_cap ? 2 * t->rows_cap : 256;
 		t->rows = xrealloc(t->rows, t->rows_cap * sizeof *t->rows);
@@ -380,33 +385,6 @@ static void emit_row(struct linetab *t, struct lstate *st, int end)
 	t->nspans++;
 }
 
-/* A row that is not an end row.  add_row's common cases are done here, inline and at
- * less cost: in an open sequence, a row at the last one's address takes its place (GCC
- * writes several at an address; nothing else links to the last row, so it is
- * overwritten), a row past it goes after it. */
-static inline void emit(struct linetab *t, struct lstate *st)
-{
-	struct lseq *s = t->nseqs ? &t->seqs[t->nseqs - 1] : NULL;
-	struct lrow *last = s ? &t->rows[s->last] : NULL;
-	if (!last || last->end || st->addr < last->addr ||
-	    (st->addr > last->addr && t->nrows == t->rows_cap) ||
-	    (st->addr == last->addr && st->op_index != last->op_index)) {
-		emit_row(t, st, 0);
-		return;
-	}
-	if (st->addr == last->addr) {
-		last->line = st->line;
-		last->file = st->file;
-		return;         /* (the span has this address already) */
-	}
-	rowid r = (rowid)t->nrows++;
-	t->rows[r] = (struct lrow){st->addr, st->line, st->file, (unsigned char)st->op_index,
-				   0, s->last};
-	s->last = r;
-	if (st->addr > st->high)
-		st->high = st->addr;
-}
-
 /* An extended opcode; -1 for one BFD does not know (it then drops the whole table). */
 static int extended_op(struct linetab *t, struct rd *r, struct lstate *st,
 		       const struct lhead *h, unsigned addr_size)
@@ -442,13 +420,10 @@ static int extended_op(struct linetab *t, struct rd *r, struct lstate *st,
 	}
 }
 
-static int standard_op(struct linetab *t, struct rd *r, struct lstate *st,
+static int standard_op(struct rd *r, struct lstate *st,
 		       const struct lhead *h, unsigned op)
 {
 	switch (op) {
-	case DW_LNS_copy:
-		emit(t, st);
-		break;
 	case DW_LNS_advance_pc:
 		if (h->max_ops == 1) {
 			advance(st, h, rd_leb(r, 0));
@@ -473,10 +448,13 @@ static int standard_op(struct linetab *t, struct rd *r, struct lstate *st,
 		st->addr += rd_fixed(r, 2);
 		st->op_index = 0;
 		break;
+	case DW_LNS_set_column:     /* as BFD: one operand, whatever the header says */
+		rd_leb(r, 0);
+		break;
 	case DW_LNS_negate_stmt:
 	case DW_LNS_set_basic_block:
 		break;
-	default:              /* set_column and any other: ULEB operands, ignored */
+	default:              /* any other: ULEB operands, ignored */
 		for (unsigned i = 0; i < h->std_len[op]; i++)
 			rd_leb(r, 0);
 		break;
@@ -484,31 +462,65 @@ static int standard_op(struct linetab *t, struct rd *r, struct lstate *st,
 	return 0;
 }
 
-/* The line program, after the header; -1 where BFD gives up on the table. */
+/* The open sequence's last row, where a row may be added after it or over it; NULL if
+ * there is none (no sequence, or the last one ended). */
+static struct lrow *open_last(struct linetab *t)
+{
+	struct lrow *last = t->nseqs ? &t->rows[t->seqs[t->nseqs - 1].last] : NULL;
+	return last && !last->end ? last : NULL;
+}
+
+/* The line program, after the header; -1 where BFD gives up on the table.  A row that
+ * is not an end row (a special opcode's, most of a program, or copy's) takes add_row's
+ * common cases here, at less cost, with the open sequence's last row at hand (found
+ * again after anything that may have moved it): a row at the last one's address takes
+ * its place (GCC writes several at an address; nothing else links to the last row, so
+ * it is overwritten), a row past it goes after it. */
 static int decode(struct linetab *t, struct rd *r, const struct lhead *h,
 		  unsigned addr_size)
 {
 	struct lstate st;                   /* (end_sequence starts it again) */
 	state_start(&st, h);
+	struct lrow *last = open_last(t);
+	/* (rows past the first allocation are added only by add_row, which stops at
+	 * ROWS_MAX: the program is read to its end, and the table then dropped) */
 	while (r->p < r->end) {
-		if (t->nrows >= ROWS_MAX - 1)
-			return -1;
 		unsigned op = *r->p++;
-		if (op >= h->opcode_base) {
-			if (h->line_range == 0)
-				return -1;
-			unsigned adj = op - h->opcode_base;
-			advance(&st, h, adj / h->line_range);
-			st.line += (unsigned)h->line_base + adj % h->line_range;
-			emit(t, &st);
-		} else if (op == 0) {
+		if (op >= h->opcode_base || op == DW_LNS_copy) {
+			if (op != DW_LNS_copy) {
+				if (h->line_range == 0)
+					return -1;
+				unsigned adj = op - h->opcode_base;
+				advance(&st, h, adj / h->line_range);
+				st.line += (unsigned)h->line_base + adj % h->line_range;
+			}
+			if (last && st.addr > last->addr && t->nrows < t->rows_cap) {
+				struct lseq *s = &t->seqs[t->nseqs - 1];
+				rowid n = (rowid)t->nrows++;
+				t->rows[n] = (struct lrow){st.addr, st.line, st.file,
+							   (unsigned char)st.op_index, 0, s->last};
+				s->last = n;
+				last = &t->rows[n];
+				if (st.addr > st.high)
+					st.high = st.addr;
+			} else if (last && st.addr == last->addr && st.op_index == last->op_index) {
+				last->line = st.line;
+				last->file = st.file;
+			} else {
+				emit_row(t, &st, 0);
+				last = open_last(t);
+			}
+			continue;
+		}
+		if (op == 0) {
 			if (extended_op(t, r, &st, h, addr_size) != 0)
 				return -1;
-		} else if (standard_op(t, r, &st, h, op) != 0) {
-			return -1;
+			last = open_last(t);
+		} else if (standard_op(r, &st, h, op) != 0) {
+			return -1;          /* (a standard opcode other than copy adds no row) */
 		}
 	}
-	return 0;
+	return t->too_many ? -1 : 0;
 }
 
 /* ---- BFD's sort_line_sequences and lookup ----------------------------------------- */
@@ -661,6 +673,9 @@ struct linetab *linetab_read(const struct linesecs *secs, uint64_t off, unsigned
 		linetab_free(t);
 		return NULL;
 	}
+	/* (the rows not made given back: the next tables take those pages) */
+	t->rows = xrealloc(t->rows, (t->nrows + 1) * sizeof *t->rows);
+	t->rows_cap = t->nrows + 1;
 	sort_sequences(t);
 	return t;
 }

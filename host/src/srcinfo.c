@@ -453,6 +453,8 @@ static char *join_path(const char *comp, const char *dir, const char *name)
 /* Unit CU's file entry FILE, made a path once; NULL if there is no such entry. */
 static const char *file_name(struct srcinfo *si, size_t cu, unsigned file)
 {
+	if (file < si->npaths[cu] && si->paths[cu][file])
+		return si->paths[cu][file];     /* (made before: most rows ask again) */
 	const char *name, *dir;
 	if (!linetab_file(si->lines[cu], file, &name, &dir) || !name)
 		return NULL;

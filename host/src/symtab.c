@@ -276,7 +276,7 @@ static void files_grow(struct symtab *tab)
 void symtab_note_file(struct symtab *tab, const char *path)
 {
 	size_t m = ((uintptr_t)path >> 3 ^ (uintptr_t)path >> 9) % 64;
-	if (path == tab->noted[m] && !strcmp(tab->files[tab->noted_file[m]], path))
+	if (path == tab->noted[m])
 		return;
 	files_grow(tab);
 	size_t *slot = file_slot(tab, path);
@@ -286,6 +286,11 @@ void symtab_note_file(struct symtab *tab, const char *path)
 	}
 	tab->noted[m] = path;
 	tab->noted_file[m] = *slot - 1;
+}
+
+void symtab_forget_noted(struct symtab *tab)
+{
+	memset(tab->noted, 0, sizeof tab->noted);
 }
 
 /* Forget the symbols (their strings too), keep the rest of the table. */
@@ -300,7 +305,7 @@ void symtab_drop_syms(struct symtab *tab)
 	for (size_t i = 0; i < tab->nfiles; i++)
 		free(tab->files[i]);
 	tab->nfiles = 0;
-	memset(tab->noted, 0, sizeof tab->noted);
+	symtab_forget_noted(tab);
 	free(tab->file_slots);
 	tab->file_slots = NULL;
 	tab->file_slots_mask = 0;

@@ -73,7 +73,8 @@ struct symtab {
 	char *strings_keep;        /* the string table the names point into */
 	char **files;              /* source files in the order first met (gprof's list) */
 	const char *noted[64];     /* paths symtab_note_file was given, by a hash of the */
-	size_t noted_file[64];     /* pointer, and their entries in FILES */
+	size_t noted_file[64];     /* pointer, and their entries in FILES (while the strings
+				    * live: symtab_forget_noted when their owner goes) */
 	size_t *file_slots;        /* FILES by a hash of the path: entry + 1, 0 empty */
 	size_t file_slots_mask;
 	size_t nfiles, files_cap;
@@ -103,7 +104,9 @@ void symtab_add_lines_in_order(struct symtab *tab, const struct line_sym *lines,
 struct sym *symtab_lookup(const struct symtab *tab, uint64_t addr);
 void symtab_release(struct symtab *tab);
 void symtab_drop_syms(struct symtab *tab);
+/* PATH (a string that lives until symtab_forget_noted) is a source file of the table. */
 void symtab_note_file(struct symtab *tab, const char *path);
+void symtab_forget_noted(struct symtab *tab);
 /* linesyms.c: -l, one symbol per source line (after the function symbols). */
 int symtab_add_lines(struct symtab *tab, const char *path);
 /* extsyms.c: -S, symbols from an nm-style listing instead of the ELF's */
