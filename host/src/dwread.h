@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct rd {
 	const unsigned char *p, *end;
@@ -21,7 +22,26 @@ static inline uint64_t rd_fixed(struct rd *r, size_t n)
 		r->bad = 1;
 		return 0;
 	}
+	if (n == 1)
+		return *r->p++;
 	uint64_t v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (!r->big && (n == 2 || n == 4 || n == 8)) {  /* (a load, on such a host) */
+		if (n == 2) {
+			uint16_t x;
+			memcpy(&x, r->p, 2);
+			v = x;
+		} else if (n == 4) {
+			uint32_t x;
+			memcpy(&x, r->p, 4);
+			v = x;
+		} else {
+			memcpy(&v, r->p, 8);
+		}
+		r->p += n;
+		return v;
+	}
+#endif
 	for (size_t i = 0; i < n; i++)
 		v = r->big ? v << 8 | r->p[i] : v | (uint64_t)r->p[i] << (8 * i);
 	r->p += n;

@@ -26,6 +26,7 @@
 #include "dwinfo.h"
 #include "error.h"
 #include "linetab.h"
+#include "radix.h"
 #include "srcinfo.h"
 
 struct range {
@@ -342,7 +343,32 @@ static int u64_before(const uint64_t *a, const uint64_t *b)
 }
 
 MERGE_SORT(sort_funcs, struct func, func_before)
+#define RADIX_FROM 256          /* (below, a merge sort costs less than the counts) */
 MERGE_SORT(sort_u64, uint64_t, u64_before)
+
+/* Unit table T's functions by lo, then seq: a merge sort for a few, else counted by lo
+ * (the entries are in seq order already, and the count keeps order). */
+static void sort_by_lo(struct functab *t)
+{
+	if (t->n <= RADIX_FROM || t->n >= UINT32_MAX) {
+		struct func *tmp = xmalloc((t->n / 2 + 1) * sizeof *tmp);
+		sort_funcs(t->v, t->n, tmp);
+		free(tmp);
+		return;
+	}
+	uint64_t *lo = xmalloc(t->n * sizeof *lo);
+	uint32_t *order = xmalloc(2 * t->n * sizeof *order);
+	for (size_t i = 0; i < t->n; i++)
+		lo[i] = t->v[i].lo;
+	radix_order(lo, t->n, order, order + t->n);
+	struct func *v = xmalloc((t->n + 1) * sizeof *v);
+	for (size_t i = 0; i < t->n; i++)
+		v[i] = t->v[order[i]];
+	free(t->v);
+	t->v = v;
+	free(order);
+	free(lo);
+}
 
 /* The innermost function at every address of unit CU's table T (sorted by lo), as
  * segments: a sweep over the ranges' ends, the best open range on a heap (ranges that
@@ -352,9 +378,17 @@ static void build_segments(struct functab *t)
 	uint64_t *ends = xmalloc((t->n + 1) * sizeof *ends);
 	for (size_t i = 0; i < t->n; i++)
 		ends[i] = t->v[i].hi;
-	uint64_t *tmp = xmalloc((t->n / 2 + 1) * sizeof *tmp);
-	sort_u64(ends, t->n, tmp);
-	free(tmp);
+	if (t->n <= RADIX_FROM || t->n >= UINT32_MAX) {
+		uint64_t *tmp = xmalloc((t->n / 2 + 1) * sizeof *tmp);
+		sort_u64(ends, t->n, tmp);
+		free(tmp);
+	} else {
+		uint32_t *order = xmalloc(2 * t->n * sizeof *order);
+		radix_order(ends, t->n, order, order + t->n);
+		for (size_t i = 0; i < t->n; i++)
+			ends[i] = t->v[order[i]].hi;
+		free(order);
+	}
 	struct fheap q = {xmalloc((t->n + 1) * sizeof *q.h), 0, t->v};
 	t->seg = xmalloc((2 * t->n + 1) * sizeof *t->seg);
 	size_t i = 0, j = 0;
@@ -420,9 +454,7 @@ static int look_into(struct srcinfo *si, size_t cu)
 	dwreader_funcs(&si->dw, si->cus[cu].off, &t->v, &t->n);
 	for (size_t i = 0; i < t->n; i++)
 		learn(si, t->v[i].lo, t->v[i].hi, cu);
-	struct func *tmp = xmalloc((t->n / 2 + 1) * sizeof *tmp);
-	sort_funcs(t->v, t->n, tmp);
-	free(tmp);
+	sort_by_lo(t);
 	build_segments(t);
 	return 1;
 }
