@@ -83,7 +83,8 @@ static void line_sym_fill(struct symtab *tab, struct line_sym *s, const struct l
 			  const char *func, const char *file, int line, uint64_t vma)
 {
 	*s = (struct line_sym){vma, func, file, line, 0};
-	symtab_note_file(tab, file);
+	if (!p || p->file != file)
+		symtab_note_file(tab, file);
 	if (p && same_str(s->file, p->file) && same_str(s->name, p->name)) {
 		s->is_static = p->is_static;
 	} else {
