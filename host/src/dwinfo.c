@@ -460,23 +460,32 @@ static void read_attrs(struct rd *r, const struct unit *u, const struct abbrev *
 		return;         /* (a table of no attributes at all has no specs array) */
 	const struct aspec *sp = u->abbrevs->specs + a->first;
 	for (size_t i = 0; i < a->n && !r->bad; i++) {
-		struct aval v;
-		read_form(r, u, sp[i].form, sp[i].implicit, &v);
+		struct aval *to, unused;
 		switch (sp[i].name) {
-		case DW_AT_low_pc: d->low = v; break;
-		case DW_AT_high_pc: d->high = v; break;
-		case DW_AT_ranges: d->ranges = v; break;
-		case DW_AT_addr_base: case DW_AT_GNU_addr_base: d->addr_base = v; break;
-		case DW_AT_rnglists_base: d->rnglists_base = v; break;
-		case DW_AT_str_offsets_base: d->str_offsets_base = v; break;
-		case DW_AT_stmt_list: d->stmt_list = v; break;
-		case DW_AT_comp_dir: d->comp_dir = v; break;
-		case DW_AT_name: d->name = v; break;
-		case DW_AT_linkage_name: d->linkage = v; break;
-		case DW_AT_MIPS_linkage_name: d->mips_linkage = v; break;
-		case DW_AT_abstract_origin: d->origin = v; break;
-		case DW_AT_specification: d->spec = v; break;
+		case DW_AT_low_pc: to = &d->low; break;
+		case DW_AT_high_pc: to = &d->high; break;
+		case DW_AT_ranges: to = &d->ranges; break;
+		case DW_AT_addr_base: case DW_AT_GNU_addr_base: to = &d->addr_base; break;
+		case DW_AT_rnglists_base: to = &d->rnglists_base; break;
+		case DW_AT_str_offsets_base: to = &d->str_offsets_base; break;
+		case DW_AT_stmt_list: to = &d->stmt_list; break;
+		case DW_AT_comp_dir: to = &d->comp_dir; break;
+		case DW_AT_name: to = &d->name; break;
+		case DW_AT_linkage_name: to = &d->linkage; break;
+		case DW_AT_MIPS_linkage_name: to = &d->mips_linkage; break;
+		case DW_AT_abstract_origin: to = &d->origin; break;
+		case DW_AT_specification: to = &d->spec; break;
+		default: {      /* (half a function's attributes: passed over by size) */
+			size_t n = form_size(u, sp[i].form);
+			if (n)
+				rd_skip(r, n);
+			else if (sp[i].form != DW_FORM_flag_present &&
+				 sp[i].form != DW_FORM_implicit_const)
+				read_form(r, u, sp[i].form, sp[i].implicit, &unused);
+			continue;
 		}
+		}
+		read_form(r, u, sp[i].form, sp[i].implicit, to);
 	}
 }
 
