@@ -1,6 +1,7 @@
 /* -C: execution counts per function ("file:line: (name:0xaddr) N executions"), gprof's
  * output when a profile has neither a histogram nor a call graph; with -l, the
  * basic-block counts of each line too. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,18 +13,80 @@
 #include "options.h"
 #include "symtab.h"
 
-static int cmp_bb(const void *l, const void *r, void *ctx)
+/* gprof's order for -C: by file and line where both have a file, else by address.  It is
+ * not a total order, so the sort must make gprof's comparisons (MSORT_INLINE does): file
+ * names are compared by their ranks, found once, and each symbol's keys are read from a
+ * small array, not the symbol. */
+struct bbkey {
+	size_t file_rank;          /* 0: no file */
+	int line;
+	uint64_t addr;
+	const struct sym *s;
+};
+
+static inline int cmp_bb(const struct bbkey *const *l, const struct bbkey *const *r)
 {
-	const struct sym *a = l, *b = r;
-	(void)ctx;
-	if (a->file && b->file) {
-		int c = a->file == b->file ? 0 : strcmp(a->file, b->file);
-		if (c)
-			return c;
+	const struct bbkey *a = *l, *b = *r;
+	if (a->file_rank && b->file_rank) {
+		if (a->file_rank != b->file_rank)
+			return a->file_rank < b->file_rank ? -1 : 1;
 		if (a->line != b->line)
 			return a->line - b->line;
 	}
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+MSORT_INLINE(sort_bb, const struct bbkey *, cmp_bb)
+
+static int cmp_path(const void *l, const void *r, void *ctx)
+{
+	(void)ctx;
+	return strcmp(l, r);
+}
+
+/* File name pointers to ranks in strcmp's order (equal names one rank, from 1). */
+struct file_ranks {
+	const char **key;
+	size_t *rank, mask;
+};
+
+static size_t *rank_slot(struct file_ranks *fr, const char *path)
+{
+	size_t h = ((uintptr_t)path * 0x9E3779B97F4A7C15ull >> 17) & fr->mask;
+	while (fr->key[h] && fr->key[h] != path)
+		h = (h + 1) & fr->mask;
+	fr->key[h] = path;
+	return &fr->rank[h];
+}
+
+/* KEYS' N symbols' file ranks. */
+static void rank_files(struct bbkey *keys, size_t n)
+{
+	size_t cap = 64, npaths = 0;
+	while (cap < 2 * n)
+		cap *= 2;
+	struct file_ranks fr = {xcalloc(cap, sizeof *fr.key), xcalloc(cap, sizeof *fr.rank),
+				cap - 1};
+	void **paths = xmalloc((n + 1) * sizeof *paths);
+	for (size_t i = 0; i < n; i++) {
+		const char *f = keys[i].s->file;
+		size_t *r = f ? rank_slot(&fr, f) : NULL;
+		if (r && !*r) {
+			*r = 1;
+			paths[npaths++] = (void *)f;
+		}
+	}
+	msort_ptrs(paths, npaths, cmp_path, NULL);
+	for (size_t i = 0, rank = 0; i < npaths; i++) {
+		if (i == 0 || strcmp(paths[i - 1], paths[i]))
+			rank++;
+		*rank_slot(&fr, paths[i]) = rank;
+	}
+	for (size_t i = 0; i < n; i++)
+		keys[i].file_rank = keys[i].s->file ? *rank_slot(&fr, keys[i].s->file) : 0;
+	free(paths);
+	free(fr.key);
+	free(fr.rank);
 }
 
 /* Whether S prints a line when zeros are left out. */
@@ -53,7 +116,7 @@ static int may_leave_out(const struct analysis *a)
 void exec_counts_print(struct analysis *a, FILE *out)
 {
 	struct symtab *tab = a->tab;
-	void **v = xmalloc((tab->len + 1) * sizeof *v);
+	struct bbkey *keys = xmalloc((tab->len + 1) * sizeof *keys);
 	size_t n = 0;
 	int leave_out = may_leave_out(a);
 	for (size_t i = 0; i < tab->len; i++) {
@@ -62,11 +125,15 @@ void exec_counts_print(struct analysis *a, FILE *out)
 			continue;
 		if ((s->sel >> INCL_EXEC & 1) ||
 		    (a->opt->table_len[INCL_EXEC] == 0 && !(s->sel >> EXCL_EXEC & 1)))
-			v[n++] = s;
+			keys[n++] = (struct bbkey){0, s->line, s->addr, s};
 	}
-	msort_ptrs(v, n, cmp_bb, NULL);
+	rank_files(keys, n);
+	const struct bbkey **v = xmalloc(2 * (n + 1) * sizeof *v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = &keys[i];
+	sort_bb(v, n, v + n + 1);
 	for (size_t i = 0; i < n; i++) {
-		const struct sym *s = v[i];
+		const struct sym *s = v[i]->s;
 		if (s->ncalls > 0 || !a->opt->ignore_zeros)
 			fprintf(out, "%s:%d: (%s:0x%lx) %lu executions\n", s->file ? s->file : "<unknown>",
 				s->line, s->name, (unsigned long)s->addr, s->ncalls);
@@ -77,6 +144,7 @@ void exec_counts_print(struct analysis *a, FILE *out)
 					(unsigned long)s->bb->addr[j], s->bb->calls[j]);
 	}
 	free(v);
+	free(keys);
 }
 
 /* gprof's bb_read_rec under -l: each block's count goes to the symbol (line) holding
