@@ -134,12 +134,20 @@ class Truth(threading.Thread):
             counts[task] = counts.get(task, 0) + 1
 
 
-def run(elf, out_dir, trace):
+def run(elf, out_dir, trace, ending_dir=None):
     """Boots elf; from its first task's creation (profile_on is done) to rtos_done, traced if
-    trace; fetches gmon.out there. Returns (gdb output, {marker index: TCB address}, Truth)."""
+    trace; fetches gmon.out there. With ending_dir, first fetches into it where the first
+    task to end is halted inside profile_task_end, between its row's new id and its stack
+    context's (profile_stack_end). Returns (gdb output, {marker index: TCB address},
+    Truth)."""
     shutil.rmtree(out_dir, ignore_errors=True)
     os.makedirs(out_dir)
     truth, cmds = None, ["break rtos_task_create", "continue", "delete"]
+    if ending_dir:
+        shutil.rmtree(ending_dir, ignore_errors=True)
+        os.makedirs(ending_dir)
+        cmds += ["break profile_stack_end", "continue", "cd " + ending_dir, "gprof_fetch",
+                 "delete"]
     if trace:
         fifo = os.path.join(out_dir, "trace.fifo")
         os.mkfifo(fifo)
@@ -165,6 +173,14 @@ def run(elf, out_dir, trace):
     tcbs = {int(m.group(1)): m.group(3) for m in re.finditer(r"^tcb (\d+) (0x\w+) (\S+)$", out, re.M)}
     m = re.search(r"^fast_calls (\d+) received (\d+) ticks (\d+)$", out, re.M)
     return out, tcbs, truth, tuple(int(x) for x in m.groups()) if m else (None, None, None)
+
+
+def unnamed_contexts(stacks_path, tasks):
+    """The context ids of a gmon.stacks (its nodes with no function) that no row of tasks
+    (read_tasks's) has."""
+    ids = {ident for ident, _, _ in tasks}
+    _, nodes = read_stacks(stacks_path)
+    return sorted({"%x" % f for _, s, f, _, _ in nodes if not s and f not in ids})
 
 
 def check_fp(t, out, what):
@@ -273,7 +289,10 @@ def main():
     # ---- stack mode ----
     elf = os.path.join(h.FW_DIR, "rtos-mode.elf")
     out_dir = os.path.join(OUT, "stacks")
-    out, tcbs, _, (fast, received, ticks) = run(elf, out_dir, False)
+    # (a fetch where a task is ending: gdb's script is every board's, so the reference
+    # board's run makes it)
+    ending_dir = os.path.join(OUT, "stacks-ending") if h.BOARD == "mps2-an385" else None
+    out, tcbs, _, (fast, received, ticks) = run(elf, out_dir, False, ending_dir)
     t.ok(received == N["ITEMS"],
          "stack mode: the port's switch (excluded from the hooks) survives",
          out[-1500:])
@@ -298,6 +317,18 @@ def main():
              "gmon.tasks; the nested interrupt's under its handler")
         t.eq((shdr["repaired"], shdr["switches_lost"], shdr["truncated"]), (0, 0, 0),
              "stack mode: no frame repaired, every task had a shadow stack, nothing truncated")
+        t.eq(unnamed_contexts(path, tasks), [],
+             "stack mode: every context of gmon.stacks is a task gmon.tasks names")
+        if ending_dir:
+            # gdb halted inside profile_task_end: the dump must not show the task's row
+            # renamed and its context not (gdb runs the target out of it first)
+            mid = os.path.join(ending_dir, "gmon.stacks")
+            mid_tasks = os.path.join(ending_dir, "gmon.tasks")
+            left = unnamed_contexts(mid, read_tasks(mid_tasks)[1]) \
+                if os.path.exists(mid) and os.path.exists(mid_tasks) else None
+            t.eq(left, [], "stack mode: a fetch while a task ends (halted in "
+                 "profile_stack_end): every context of its gmon.stacks is a task its "
+                 "gmon.tasks names")
         # The scheduler runs at handler level (a PendSV; a trap or switch the port counts in
         # the HAL's depth): a root of its own, on no task's shadow stack.
         sched = {k: c for k, c in p.items() if "rtos_switch_context" in k.split(";")}
