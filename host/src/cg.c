@@ -295,14 +295,14 @@ static int dfn_visit(struct dfn *d, struct sym *start)
 }
 
 /* ---- cycles and propagation ---------------------------------------------------------- */
-/* The cycles, from the heads depth-first numbering left: each symbol's head is found,
- * and its topological number counted into TOPO_COUNT (by_topo_order's), in one pass. */
-static void cycle_link(struct analysis *a, size_t *topo_count)
+/* The cycles, from the heads depth-first numbering left: each of the N symbols V's head
+ * is found, and its topological number counted into TOPO_COUNT (by_topo_order's), in one
+ * pass. */
+static void cycle_link(struct analysis *a, struct sym **v, size_t nv, size_t *topo_count)
 {
-	struct symtab *tab = a->tab;
 	int n = 0;
-	for (size_t i = 0; i < tab->len; i++) {
-		struct sym *s = &tab->base[i];
+	for (size_t i = 0; i < nv; i++) {
+		struct sym *s = v[i];
 		s->cyc_head = root_of(s);
 		topo_count[s->top_order + 1]++;
 		if (s->cyc_head == s && s->cyc_next)
@@ -311,8 +311,8 @@ static void cycle_link(struct analysis *a, size_t *topo_count)
 	a->ncycles = n;
 	a->cycles = xcalloc(n + 1, sizeof *a->cycles);
 	int num = 0;
-	for (size_t i = 0; n && i < tab->len; i++) {
-		struct sym *s = &tab->base[i];
+	for (size_t i = 0; n && i < nv; i++) {
+		struct sym *s = v[i];
 		if (!(s->cyc_head == s && s->cyc_next))
 			continue;
 		struct sym *cyc = &a->cycles[++num];
@@ -321,7 +321,7 @@ static void cycle_link(struct analysis *a, size_t *topo_count)
 		cyc->cyc_num = num;
 		cyc->cyc_head = cyc;
 		cyc->cyc_next = s;
-		cyc->order = tab->len + num - 1;
+		cyc->order = a->tab->len + num - 1;
 		for (struct sym *m = s; m; m = m->cyc_next) {
 			m->cyc_num = num;
 			m->cyc_head = cyc;
@@ -373,33 +373,40 @@ static void inherit_flags(struct sym *child)
 	}
 }
 
-static void propagate_flags(struct analysis *a, struct sym **syms)
+/* CHILD's flags from the selections (-q, -Q, -n, -N), after what it inherited. */
+static void select_flags(struct analysis *a, struct sym *child)
+{
+	if (!child->print_flag) {
+		if ((child->sel >> INCL_GRAPH & 1) ||
+		    (a->opt->table_len[INCL_GRAPH] == 0 && !(child->sel >> EXCL_GRAPH & 1)))
+			child->print_flag = 1;
+	} else {
+		if (!(child->sel >> INCL_GRAPH & 1) && (child->sel >> EXCL_GRAPH & 1))
+			child->print_flag = 0;
+	}
+	if (child->prop_fract == 0.0) {
+		if ((child->sel >> INCL_TIME & 1) ||
+		    (a->opt->table_len[INCL_TIME] == 0 && !(child->sel >> EXCL_TIME & 1)))
+			child->prop_fract = 1.0;
+	} else {
+		if (!(child->sel >> INCL_TIME & 1) && (child->sel >> EXCL_TIME & 1))
+			child->prop_fract = 0.0;
+	}
+	child->prop_self = child->time * child->prop_fract;
+	a->print_time += child->prop_self;
+}
+
+/* The N symbols SYMS in topological order, the last first. */
+static void propagate_flags(struct analysis *a, struct sym **syms, size_t n)
 {
 	struct sym *old_head = NULL;
-	for (size_t idx = a->tab->len; idx-- > 0;) {
+	for (size_t idx = n; idx-- > 0;) {
 		struct sym *child = syms[idx];
 		if (child->cyc_head != old_head) {
 			old_head = child->cyc_head;
 			inherit_flags(child);
 		}
-		if (!child->print_flag) {
-			if ((child->sel >> INCL_GRAPH & 1) ||
-			    (a->opt->table_len[INCL_GRAPH] == 0 && !(child->sel >> EXCL_GRAPH & 1)))
-				child->print_flag = 1;
-		} else {
-			if (!(child->sel >> INCL_GRAPH & 1) && (child->sel >> EXCL_GRAPH & 1))
-				child->print_flag = 0;
-		}
-		if (child->prop_fract == 0.0) {
-			if ((child->sel >> INCL_TIME & 1) ||
-			    (a->opt->table_len[INCL_TIME] == 0 && !(child->sel >> EXCL_TIME & 1)))
-				child->prop_fract = 1.0;
-		} else {
-			if (!(child->sel >> INCL_TIME & 1) && (child->sel >> EXCL_TIME & 1))
-				child->prop_fract = 0.0;
-		}
-		child->prop_self = child->time * child->prop_fract;
-		a->print_time += child->prop_self;
+		select_flags(a, child);
 	}
 }
 
@@ -448,21 +455,20 @@ static void propagate_time(struct sym *parent)
 	}
 }
 
-/* The symbols by topological order, as a stable sort would put them: counted, since the
- * numbers are at most the symbols' count (or DFN_BUSY, DFN_NAN where numbering
- * stopped).  FIRST holds each number's count (at number + 1: 0 ... len + 1). */
-static void **by_topo_order(const struct symtab *tab, size_t *first)
+/* The N symbols V by topological order, as a stable sort would put them: counted, since
+ * the numbers are at most the symbols' count (or DFN_BUSY, DFN_NAN where numbering
+ * stopped).  FIRST holds each number's count (at number + 1: 0 ... n + 1). */
+static struct sym **by_topo_order(struct sym **v, size_t n, size_t *first)
 {
-	size_t nkeys = tab->len + 2;
-	void **v = xmalloc((tab->len + 1) * sizeof *v);
-	for (size_t k = 0, sum = 0; k < nkeys; k++) {
+	struct sym **out = xmalloc((n + 1) * sizeof *out);
+	for (size_t k = 0, sum = 0; k < n + 2; k++) {
 		size_t c = first[k];
 		first[k] = sum;
 		sum += c;
 	}
-	for (size_t i = 0; i < tab->len; i++)
-		v[first[tab->base[i].top_order + 1]++] = &tab->base[i];
-	return v;
+	for (size_t i = 0; i < n; i++)
+		out[first[v[i]->top_order + 1]++] = v[i];
+	return out;
 }
 
 static int cmp_total(const void *l, const void *r, void *ctx)
@@ -645,36 +651,74 @@ static void **by_total(struct analysis *a)
 	return ts;
 }
 
+/* Whether no arc touches S and no time was charged to it (-l's lines mostly): the graph's
+ * walks have nothing to do there.  It is finished in the first pass (its flags are what
+ * inherit_flags and select_flags give a symbol without callers) and left out of them:
+ * the others' numbers keep their order, and so do their propagation and the sum of the
+ * time printed (to which it adds 0). */
+static int idle(const struct sym *s)
+{
+	return !s->parents && !s->children && s->time == 0.0 && s->ncalls == 0;
+}
+
+static void cg_start(struct analysis *a, struct sym *s, size_t i)
+{
+	struct symtab *tab = a->tab;
+	s->child_time = 0.0;
+	s->self_calls = 0;
+	for (struct arc *arc = s->children; arc; arc = arc->next_child)
+		if (arc->child == s) {
+			s->ncalls -= arc->count;
+			s->self_calls = arc->count;
+			break;
+		}
+	s->prop_fract = s->prop_self = s->prop_child = 0.0;
+	s->print_flag = 0;
+	s->top_order = DFN_NAN;
+	s->cyc_num = 0;
+	s->cyc_head = s;
+	s->cyc_next = NULL;
+	s->uf_parent = s;
+	s->uf_tail = s;
+	s->stack_pos = 0;
+	if (a->opt->static_calls && tab->text)
+		find_calls(a, s, s->addr, i + 1 < tab->len ? tab->base[i + 1].addr : s->addr);
+}
+
 void cg_assemble(struct analysis *a)
 {
 	struct symtab *tab = a->tab;
+	/* (-c adds arcs as it goes, to symbols further on: those are told idle after) */
+	int later = a->opt->static_calls && tab->text;
+	struct sym **busy = xmalloc((tab->len + 1) * sizeof *busy);
+	size_t nbusy = 0;
 	for (size_t i = 0; i < tab->len; i++) {
 		struct sym *s = &tab->base[i];
-		s->child_time = 0.0;
-		s->self_calls = 0;
-		for (struct arc *arc = s->children; arc; arc = arc->next_child)
-			if (arc->child == s) {
-				s->ncalls -= arc->count;
-				s->self_calls = arc->count;
-				break;
+		cg_start(a, s, i);
+		if (later || !idle(s)) {
+			busy[nbusy++] = s;
+			continue;
+		}
+		inherit_flags(s);
+		select_flags(a, s);
+	}
+	if (later) {
+		size_t n = nbusy;
+		nbusy = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!idle(busy[i])) {
+				busy[nbusy++] = busy[i];
+				continue;
 			}
-		s->prop_fract = s->prop_self = s->prop_child = 0.0;
-		s->print_flag = 0;
-		s->top_order = DFN_NAN;
-		s->cyc_num = 0;
-		s->cyc_head = s;
-		s->cyc_next = NULL;
-		s->uf_parent = s;
-		s->uf_tail = s;
-		s->stack_pos = 0;
-		if (a->opt->static_calls && a->tab->text)
-			find_calls(a, s, s->addr, i + 1 < tab->len ? tab->base[i + 1].addr : s->addr);
+			inherit_flags(busy[i]);
+			select_flags(a, busy[i]);
+		}
 	}
 	struct dfn d = {0};
-	for (size_t i = 0; i < tab->len; i++) {
-		struct sym *s = &tab->base[i];
+	for (size_t i = 0; i < nbusy; i++) {
+		struct sym *s = busy[i];
 		if (!s->children && s->top_order == DFN_NAN) {
-			s->top_order = ++d.counter;   /* (a push and a pop: most of -l's lines) */
+			s->top_order = ++d.counter;   /* (a push and a pop) */
 			continue;
 		}
 		if (dfn_visit(&d, s))
@@ -683,14 +727,15 @@ void cg_assemble(struct analysis *a)
 	free(d.stack);
 	free(d.iter);
 	free(d.ung);
-	size_t *topo_count = xcalloc(tab->len + 3, sizeof *topo_count);
-	cycle_link(a, topo_count);
+	size_t *topo_count = xcalloc(nbusy + 3, sizeof *topo_count);
+	cycle_link(a, busy, nbusy, topo_count);
 
-	void **top = by_topo_order(tab, topo_count);
+	struct sym **top = by_topo_order(busy, nbusy, topo_count);
 	free(topo_count);
-	propagate_flags(a, (struct sym **)top);
+	free(busy);
+	propagate_flags(a, top, nbusy);
 	cycle_time(a);
-	for (size_t i = 0; i < tab->len; i++)
+	for (size_t i = 0; i < nbusy; i++)
 		propagate_time(top[i]);
 	free(top);
 	if (a->stacks)
