@@ -583,7 +583,8 @@ static void sort_sequences(struct linetab *t)
 }
 
 /* ADDR's row: 1 with its LINE and FILE entry, or 0; *NEXT is an address above ADDR up
- * to which (not included) every address gets the same answer. */
+ * to which (not included) every address gets the same answer (the next row's, or past
+ * rows that answer the same). */
 int linetab_lookup(struct linetab *t, uint64_t addr, unsigned *line, unsigned *file,
 		   uint64_t *next)
 {
@@ -645,7 +646,14 @@ int linetab_lookup(struct linetab *t, uint64_t addr, unsigned *line, unsigned *f
 	if (!row || addr < row->addr || mid + 1 >= s->n || addr >= t->rows[o[mid + 1]].addr ||
 	    row->end || o[mid] == s->last)
 		return 0;
-	*next = t->rows[o[mid + 1]].addr < s->high ? t->rows[o[mid + 1]].addr : s->high;
+	/* the rows after it that answer the same (a row of the same line and file that is
+	 * neither an end row nor the sequence's last: GCC writes one per column or view)
+	 * are passed over: NEXT is where the answer changes */
+	size_t k = mid + 1;
+	while (t->rows_sorted && k + 1 < s->n && t->rows[o[k]].line == row->line &&
+	       t->rows[o[k]].file == row->file && !t->rows[o[k]].end && o[k] != s->last)
+		k++;
+	*next = t->rows[o[k]].addr < s->high ? t->rows[o[k]].addr : s->high;
 	*line = row->line;
 	*file = row->file;
 	return 1;
