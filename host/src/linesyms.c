@@ -77,10 +77,22 @@ static const char *code_name(const struct code_index *ci, uint64_t addr)
 	return best ? best->name : NULL;
 }
 
+/* symtab_lookup for addresses that only grow: the search goes on from *AT. */
+static const struct sym *sym_onward(const struct symtab *tab, size_t *at, uint64_t vma)
+{
+	size_t i = *at;
+	while (i + 1 < tab->len && tab->base[i + 1].addr <= vma)
+		i++;
+	*at = i;
+	const struct sym *s = i < tab->len ? &tab->base[i] : NULL;
+	return s && s->addr <= vma && vma <= s->end_addr ? s : NULL;
+}
+
 /* Line symbol S for FUNC at FILE:LINE, address VMA; P the line symbol before it, if any
- * (a line of the same function keeps its staticness). */
+ * (a line of the same function keeps its staticness, else its function symbol's: found
+ * from *AT on). */
 static void line_sym_fill(struct symtab *tab, struct line_sym *s, const struct line_sym *p,
-			  const char *func, const char *file, int line, uint64_t vma)
+			  const char *func, const char *file, int line, uint64_t vma, size_t *at)
 {
 	*s = (struct line_sym){vma, func, file, line, 0};
 	if (!p || p->file != file)
@@ -88,7 +100,7 @@ static void line_sym_fill(struct symtab *tab, struct line_sym *s, const struct l
 	if (p && same_str(s->file, p->file) && same_str(s->name, p->name)) {
 		s->is_static = p->is_static;
 	} else {
-		const struct sym *f = symtab_lookup(tab, vma);
+		const struct sym *f = sym_onward(tab, at, vma);
 		if (f)
 			s->is_static = f->is_static;
 	}
@@ -99,7 +111,7 @@ static struct line_sym *walk_lines(struct symtab *tab, struct srcinfo *si,
 				   const struct code_index *ci, size_t *np)
 {
 	struct line_sym *lines = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, at = 0;
 	const char *func = NULL;
 	/* (the addresses up to where the answer may change get the same line symbol: after
 	 * one DWARF answers for, the walk goes on from there) */
@@ -126,7 +138,7 @@ static struct line_sym *walk_lines(struct symtab *tab, struct srcinfo *si,
 			lines = xrealloc(lines, cap * sizeof *lines);
 			p = n ? &lines[n - 1] : NULL;
 		}
-		line_sym_fill(tab, &lines[n], p, func, file, line, vma);
+		line_sym_fill(tab, &lines[n], p, func, file, line, vma, &at);
 		n++;
 	}
 	*np = n;

@@ -654,6 +654,7 @@ int linetab_lookup(struct linetab *t, uint64_t addr, unsigned *line, unsigned *f
 	       t->rows[o[k]].file == row->file && !t->rows[o[k]].end && o[k] != s->last)
 		k++;
 	*next = t->rows[o[k]].addr < s->high ? t->rows[o[k]].addr : s->high;
+	t->hint_row = k - 1;    /* (the next lookup mostly asks at NEXT: row k) */
 	*line = row->line;
 	*file = row->file;
 	return 1;
