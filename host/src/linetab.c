@@ -113,8 +113,10 @@ static void add_row(struct linetab *t, const struct lrow *row)
 		t->too_many = 1;        /* (the table is dropped: decode's caller gives up) */
 		return;
 	}
-	if (t->nrows == t->rows_cap) {
+	if (t->nrows == t->rows_cap) {    /* (never past ROWS_MAX: decode adds up to it) */
 		t->rows_cap = t->rows_cap ? 2 * t->rows_cap : 256;
+		if (t->rows_cap > ROWS_MAX)
+			t->rows_cap = ROWS_MAX;
 		t->rows = xrealloc(t->rows, t->rows_cap * sizeof *t->rows);
 	}
 	rowid r = (rowid)t->nrows++;
