@@ -12,7 +12,7 @@ HOST_WARN   := -std=gnu11 -Wall -Wextra
 # libelf and zlib linked statically: a run takes milliseconds, and loading two
 # more shared libraries was a twentieth of it
 HOST_LIBS   := -Wl,-Bstatic -lelf -lz -Wl,-Bdynamic -lm -ldl
-HOST_SAN    := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+HOST_SAN    := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow -fno-omit-frame-pointer
 HB          := $(BUILD)/host
 
 HOST_SRCS   := $(sort $(wildcard host/src/*.c))

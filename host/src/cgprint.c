@@ -8,6 +8,7 @@
 #include "cg_print.h"
 #include "demangle.h"
 #include "error.h"
+#include "hist.h"
 #include "gmon_io.h"
 #include "msort.h"
 #include "numfmt.h"
@@ -200,9 +201,7 @@ static void print_header(struct analysis *a, FILE *out)
 		fprintf(out, "\nmeasured: every caller's share of a function's time and its children's "
 			"time\nis what the calls from it really took (%s), not an estimate from call "
 			"counts\n", a->stacks->path);
-	/* gprof's (long) hist_scale * sizeof (UNIT): an unsigned product, wrapping */
-	fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
-		(long)((unsigned long)(long)a->prof->hist_scale * 2UL));
+	fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)", hist_granularity(a));
 	if (a->print_time > 0.0) {
 		fprintf(out, " for %.2f%% of %.2f %s\n\n", 100.0 / a->print_time,
 			a->print_time / a->prof->hz * a->tscale, a->tscale == 1.0 ? "seconds" : a->tunit);

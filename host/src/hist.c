@@ -1,4 +1,5 @@
 /* Histogram: samples credited to symbols, and the flat profile. */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -152,6 +153,16 @@ static void **unprinted_left_out(const struct analysis *a, size_t *n)
 	return v;
 }
 
+/* gprof's (long) hist_scale * sizeof (UNIT): an unsigned product, wrapping.  A scale past
+ * long's range (a damaged file's) converts as x86-64's conversion gives it, LONG_MIN, not
+ * as undefined behaviour would. */
+long hist_granularity(const struct analysis *a)
+{
+	double hs = a->prof->hist_scale;
+	long scale = hs >= -0x1p63 && hs < 0x1p63 ? (long)hs : LONG_MIN;
+	return (long)((unsigned long)scale * 2UL);
+}
+
 /* The granularity or sample line and the column headings; the total time to divide by. */
 static double flat_header(const struct analysis *a, unsigned log_scale, FILE *out)
 {
@@ -161,7 +172,7 @@ static double flat_header(const struct analysis *a, unsigned log_scale, FILE *ou
 	snprintf(unit, sizeof unit, "%c%c/call", si_tab[log_scale].prefix, a->prof->abbrev);
 	if (a->opt->bsd) {
 		fprintf(out, "\ngranularity: each sample hit covers %ld byte(s)",
-			(long)((unsigned long)(long)a->prof->hist_scale * 2UL));
+			hist_granularity(a));
 		if (total > 0.0)
 			fprintf(out, " for %.2f%% of %.2f %s\n\n", 100.0 / total, total / hz * ts, dim);
 	} else {

@@ -7,6 +7,8 @@
 struct analysis;
 
 void hist_assign(struct analysis *a);
+/* "granularity: each sample hit covers N byte(s)": N as gprof prints it. */
+long hist_granularity(const struct analysis *a);
 void flat_print(struct analysis *a, FILE *out);
 
 #endif

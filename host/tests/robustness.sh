@@ -87,6 +87,23 @@ for u in "1,0x11,1,0,0,2,0x2e,0,0,0,0:12,0,0,0,4,0,0,0,0,0,8,1,2,2,0,0" \
 done
 if [ $fails -eq 0 ]; then ok "debugging entries without attributes, or lying: no crash"; else nok "debugging entries: $fails bad runs; $bad"; fi
 
+# A histogram whose range is most of the address space, in one bin: its scale (bytes a bin)
+# is past long's range, which gprof's granularity line converts to long (libFuzzer's
+# finding: undefined behaviour, which the sanitizer build here checks for too); printed as
+# x86-64's conversion gives it, as gprof prints it.
+python3 -c '
+import struct, sys
+hist = bytes([0]) + struct.pack("<QQII", 0, 0xfffffffffffffffe, 1, 100) + b"seconds".ljust(15, b"\0") + b"s" + struct.pack("<H", 1)
+arc = bytes([1]) + struct.pack("<QQI", 0x1000, 0x1010, 3)
+open(sys.argv[1], "wb").write(b"gmon" + struct.pack("<I", 1) + bytes(12) + hist + arc)' wide.gmon
+bad=""
+if run_case "one bin over the address space" wide.gmon -b x.elf wide.gmon &&
+	[ "$(grep -o 'covers [0-9-]* byte' out.txt)" = "$(gprof -b x.elf wide.gmon 2> /dev/null | grep -o 'covers [0-9-]* byte')" ]; then
+	ok "a histogram scale past long's range: no undefined conversion, granularity as gprof's"
+else
+	nok "a histogram scale past long's range: $bad $(grep granularity out.txt)"
+fi
+
 # Errors name the file and the byte offset.
 head -c 30 good.gmon > short.gmon
 "$T" -b x.elf short.gmon > /dev/null 2> err.txt
