@@ -488,8 +488,9 @@ static int decode(struct linetab *t, struct rd *r, const struct lhead *h,
 	 * ROWS_MAX: the program is read to its end, and the table then dropped) */
 	while (r->p < r->end) {
 		unsigned op = *r->p++;
-		if (op >= h->opcode_base || op == DW_LNS_copy) {
-			if (op != DW_LNS_copy) {
+		int special = op >= h->opcode_base;    /* (before copy: a base of 1 has none) */
+		if (special || op == DW_LNS_copy) {
+			if (special) {
 				if (h->line_range == 0)
 					return -1;
 				unsigned adj = op - h->opcode_base;

@@ -2,8 +2,8 @@
 # What trying tgprof on real third-party programs found, beyond gprof parity
 # (compare-synthetic.sh) and hostile inputs (robustness.sh): callgrind files with C++
 # names demangled as valgrind writes them, --svg to a path that cannot be written, the
-# ELF fuzzer's temporary files; and what the RISC-V boards found: line rows
-# at address 0 left by --gc-sections.
+# ELF fuzzer's temporary files; what the RISC-V boards found: line rows at address 0 left
+# by --gc-sections; and a line program whose opcode_base makes opcode 1 a special one.
 set -u
 . "$(dirname "$0")/lib.sh" regressions
 SRC=$PWD
@@ -375,5 +375,80 @@ EOP
 	fi
 else
 	skip "damaged DWARF" "gcc or readelf is not installed"
+fi
+# ---- a line program whose opcode_base is 1: every opcode from 1 up is a special one ------
+# (tgprof's decode once took opcode 1 for DW_LNS_copy first: f1's line would read 9, as the
+# row before, not 4)
+cat > ob.s <<'EOS'
+	.text
+	.globl _start
+	.type _start, @function
+_start:
+	.rept 64
+	nop
+	.endr
+	.size _start, . - _start
+	.globl f1
+	.type f1, @function
+f1:	.rept 64
+	nop
+	.endr
+	ret
+	.size f1, . - f1
+.Ltext_end:
+
+	.section .debug_abbrev,"",@progbits
+	.uleb128 1, 0x11
+	.byte 0
+	.uleb128 0x10, 0x17, 0x11, 0x01, 0x12, 0x07, 0x03, 0x08
+	.byte 0, 0, 0
+
+	.section .debug_info,"",@progbits
+	.long .Linfo_end - .Linfo_start
+.Linfo_start:
+	.short 4
+	.long 0
+	.byte 8
+	.uleb128 1
+	.long 0
+	.quad _start
+	.quad .Ltext_end - _start
+	.asciz "f.c"
+.Linfo_end:
+
+	.section .debug_line,"",@progbits
+	.long .Lline_end - .Lline_start
+.Lline_start:
+	.short 4
+	.long .Lhdr_end - .Lhdr_start
+.Lhdr_start:
+	.byte 1, 1, 1, -5, 14
+	.byte 1			# opcode_base 1: no standard opcodes (1 is a special one)
+	.byte 0
+	.asciz "f.c"
+	.uleb128 0, 0, 0
+	.byte 0
+.Lhdr_end:
+	.byte 0, 9, 2
+	.quad _start
+	.byte 14		# special: line 1 + 8 = 9, address + 0
+	.byte 0, 9, 2
+	.quad f1
+	.byte 1			# special: line 9 - 5 = 4, address + 0 (copy would keep 9)
+	.byte 0, 9, 2
+	.quad .Ltext_end
+	.byte 0, 1, 1
+.Lline_end:
+EOS
+if gcc -nostdlib -static -Wl,-e,_start ob.s -o ob.elf && "$G" gmon ob.elf ob.gmon -s 5 -a 4 -n 100 -k 2; then
+	gprof -b -l ob.elf ob.gmon > ob.want 2> /dev/null
+	"$T" -b -l ob.elf ob.gmon > ob.got 2> ob.err
+	if sanitizer_clean ob.err && grep -q 'f1 (f.c:4 @' ob.want && cmp -s ob.want ob.got; then
+		ok "a line program with opcode_base 1: its opcode 1 a special one, output as gprof's"
+	else
+		nok "opcode_base 1: $(diff ob.want ob.got | head -5 | tr '\n' ' ')"
+	fi
+else
+	nok "opcode_base 1: the program did not assemble or the profile was not made"
 fi
 echo "1..$n"
