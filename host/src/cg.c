@@ -597,7 +597,7 @@ static void **by_total(struct analysis *a)
 		ts[i] = &tab->base[i];
 	for (int i = 1; i <= a->ncycles; i++)
 		ts[tab->len + i - 1] = &a->cycles[i];
-	/* (one pass over the symbols: they are many, and each is some 230 bytes) */
+	/* (one pass over the symbols: they are many, and each is 192 bytes) */
 	struct sym **z = xmalloc((n + 1) * sizeof *z), **rest = xmalloc((n + 1) * sizeof *rest);
 	for (size_t i = 0; i < n; i++) {
 		struct sym *s = ts[i];

@@ -1,5 +1,5 @@
 /* A run of tgprof lasts milliseconds and builds tables of megabytes (a line symbol is
- * some 230 bytes, and -l makes one per source line).  With the allocator's defaults,
+ * some 200 bytes, and -l makes one per source line).  With the allocator's defaults,
  * each such table came from fresh pages, one fault per 4 KiB: on a 200 KB program's -l,
  * 2,566 faults, a quarter of the run.  So: every block comes from one heap, freed memory
  * stays in it for the next table, and the heap's first HEAP_RESERVE bytes are asked for
@@ -27,8 +27,10 @@ void heap_prepare(void)
 	free(grow);
 	uintptr_t hi = (uintptr_t)sbrk(0);
 	long page = sysconf(_SC_PAGESIZE);
+	if (lo == (uintptr_t)-1 || hi == (uintptr_t)-1 || page <= 0)
+		return;
 	lo = (lo + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
 	/* (advice only: where it is refused, the run is as before) */
-	if (lo != (uintptr_t)-1 && hi > lo)
+	if (hi > lo)
 		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
 }

@@ -88,7 +88,7 @@ struct symtab {
 	int clones_left_out;       /* the ELF has GCC clones gprof's filter leaves out */
 };
 
-/* A line symbol as -l's walk makes it (a struct sym is some 230 bytes: only the final
+/* A line symbol as -l's walk makes it (a struct sym is 192 bytes: only the final
  * table holds them). */
 struct line_sym {
 	uint64_t addr;
