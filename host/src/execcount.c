@@ -10,6 +10,7 @@
 #include "execcount.h"
 #include "gmon_io.h"
 #include "msort.h"
+#include "radix.h"
 #include "options.h"
 #include "symtab.h"
 
@@ -36,7 +37,79 @@ static inline int cmp_bb(const struct bbkey *const *l, const struct bbkey *const
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
-MSORT_INLINE(sort_bb, const struct bbkey *, cmp_bb)
+/* A part of the sort where every symbol has a file: cmp_bb orders by (rank, line,
+ * address) there, a total order (one symbol an address), so the part is ordered by
+ * counting on those keys packed into 64 bits, not merged (FILELESS[i]: how many of the
+ * input's first i symbols have no file). */
+struct bb_sort {
+	const size_t *fileless;
+	unsigned line_bits, addr_bits;
+	uint64_t addr_lo;
+	uint64_t *key;
+	uint32_t *order;
+};
+
+#define BB_COUNTED_FROM 256     /* (below, merging costs less than the counts) */
+
+static int sort_bb_part(const struct bbkey **b, size_t n, const struct bbkey **tmp, size_t off,
+			void *ctx)
+{
+	struct bb_sort *bs = ctx;
+	if (!bs || n < BB_COUNTED_FROM || bs->fileless[off + n] != bs->fileless[off])
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		bs->key[i] = (uint64_t)b[i]->file_rank << (bs->line_bits + bs->addr_bits) |
+			     (uint64_t)(unsigned)b[i]->line << bs->addr_bits |
+			     (b[i]->addr - bs->addr_lo);
+	radix_order(bs->key, n, bs->order, bs->order + n);
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = b[bs->order[i]];
+	memcpy(b, tmp, n * sizeof *b);
+	return 1;
+}
+
+MSORT_INLINE(sort_bb, const struct bbkey *, cmp_bb, sort_bb_part)
+
+static unsigned bits_of(uint64_t x)
+{
+	unsigned n = 0;
+	for (; x; x >>= 1)
+		n++;
+	return n;
+}
+
+/* KEYS' N symbols into V in gprof's order. */
+static void sort_exec(struct bbkey *keys, size_t n, const struct bbkey **v)
+{
+	uint64_t rank_hi = 0, line_hi = 0, lo = UINT64_MAX, hi = 0;
+	int negative = 0;           /* (a line below 0 would not pack in order) */
+	size_t *fileless = xmalloc((n + 1) * sizeof *fileless);
+	fileless[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		v[i] = &keys[i];
+		fileless[i + 1] = fileless[i] + !keys[i].file_rank;
+		if (!keys[i].file_rank)
+			continue;
+		negative |= keys[i].line < 0;
+		rank_hi = keys[i].file_rank > rank_hi ? keys[i].file_rank : rank_hi;
+		line_hi = (unsigned)keys[i].line > line_hi ? (unsigned)keys[i].line : line_hi;
+		lo = keys[i].addr < lo ? keys[i].addr : lo;
+		hi = keys[i].addr > hi ? keys[i].addr : hi;
+	}
+	struct bb_sort bs = {fileless, bits_of(line_hi), lo <= hi ? bits_of(hi - lo) : 0, lo,
+			     NULL, NULL};
+	/* (the keys packed must fit in 64 bits, and the counts' indices in 32) */
+	int counted = !negative && bits_of(rank_hi) + bs.line_bits + bs.addr_bits <= 64 &&
+		      n < UINT32_MAX;
+	if (counted) {
+		bs.key = xmalloc((n + 1) * sizeof *bs.key);
+		bs.order = xmalloc(2 * (n + 1) * sizeof *bs.order);
+	}
+	sort_bb(v, n, v + n + 1, 0, counted ? &bs : NULL);
+	free(bs.key);
+	free(bs.order);
+	free(fileless);
+}
 
 static int cmp_path(const void *l, const void *r, void *ctx)
 {
@@ -129,9 +202,7 @@ void exec_counts_print(struct analysis *a, FILE *out)
 	}
 	rank_files(keys, n);
 	const struct bbkey **v = xmalloc(2 * (n + 1) * sizeof *v);
-	for (size_t i = 0; i < n; i++)
-		v[i] = &keys[i];
-	sort_bb(v, n, v + n + 1);
+	sort_exec(keys, n, v);
 	for (size_t i = 0; i < n; i++) {
 		const struct sym *s = v[i]->s;
 		if (s->ncalls > 0 || !a->opt->ignore_zeros)
