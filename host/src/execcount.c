@@ -132,19 +132,24 @@ static size_t *rank_slot(struct file_ranks *fr, const char *path)
 	return &fr->rank[h];
 }
 
-/* KEYS' N symbols' file ranks. */
+/* KEYS' N symbols' file ranks (a symbol's file is mostly the one before's: that is the
+ * table's size, and its lookups). */
 static void rank_files(struct bbkey *keys, size_t n)
 {
-	size_t cap = 64, npaths = 0;
-	while (cap < 2 * n)
+	size_t cap = 64, npaths = 0, changes = 0;
+	for (size_t i = 0; i < n; i++)
+		changes += i == 0 || keys[i].s->file != keys[i - 1].s->file;
+	while (cap < 2 * changes)
 		cap *= 2;
 	struct file_ranks fr = {xcalloc(cap, sizeof *fr.key), xcalloc(cap, sizeof *fr.rank),
 				cap - 1};
-	void **paths = xmalloc((n + 1) * sizeof *paths);
+	void **paths = xmalloc((changes + 1) * sizeof *paths);
 	for (size_t i = 0; i < n; i++) {
 		const char *f = keys[i].s->file;
-		size_t *r = f ? rank_slot(&fr, f) : NULL;
-		if (r && !*r) {
+		if (!f || (i > 0 && f == keys[i - 1].s->file))
+			continue;
+		size_t *r = rank_slot(&fr, f);
+		if (!*r) {
 			*r = 1;
 			paths[npaths++] = (void *)f;
 		}
@@ -155,8 +160,11 @@ static void rank_files(struct bbkey *keys, size_t n)
 			rank++;
 		*rank_slot(&fr, paths[i]) = rank;
 	}
-	for (size_t i = 0; i < n; i++)
-		keys[i].file_rank = keys[i].s->file ? *rank_slot(&fr, keys[i].s->file) : 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *f = keys[i].s->file;
+		keys[i].file_rank = !f ? 0 : i > 0 && f == keys[i - 1].s->file ? keys[i - 1].file_rank
+							     : *rank_slot(&fr, f);
+	}
 	free(paths);
 	free(fr.key);
 	free(fr.rank);
