@@ -14,6 +14,7 @@
 #include "msort.h"
 #include "options.h"
 #include "source.h"
+#include "symspec.h"
 #include "symtab.h"
 
 struct line_entry {
@@ -143,12 +144,6 @@ done:
 	return f;
 }
 
-/* Is S selected for -A (gprof's INCL_ANNO / EXCL_ANNO tables)? */
-static int anno_selected(const struct options *o, const struct sym *s)
-{
-	return (s->sel >> INCL_ANNO & 1) ||
-	       (o->table_len[INCL_ANNO] == 0 && !(s->sel >> EXCL_ANNO & 1));
-}
 
 /* The index in FILES of each symbol's source file, -1 for none. */
 static int *syms_file_index(const struct symtab *tab, const struct srcfile *files, size_t nf)
@@ -176,7 +171,8 @@ static void collect_lines(const struct options *o, const struct symtab *tab,
 {
 	for (size_t i = 0; i < tab->len; i++) {
 		const struct sym *s = &tab->base[i];
-		if (which[i] >= 0 && s->line > files[which[i]].num_lines && anno_selected(o, s))
+		if (which[i] >= 0 && s->line > files[which[i]].num_lines &&
+		    symspec_selects(o, s, INCL_ANNO, EXCL_ANNO))
 			files[which[i]].num_lines = s->line;
 	}
 	for (size_t k = 0; k < nf; k++)
@@ -184,8 +180,8 @@ static void collect_lines(const struct options *o, const struct symtab *tab,
 			files[k].line = xcalloc((size_t)files[k].num_lines, sizeof *files[k].line);
 	for (size_t i = 0; i < tab->len; i++) {
 		const struct sym *s = &tab->base[i];
-		if (which[i] < 0 || !files[which[i]].num_lines || !anno_selected(o, s) ||
-		    s->line < 1)
+		if (which[i] < 0 || !files[which[i]].num_lines || s->line < 1 ||
+		    !symspec_selects(o, s, INCL_ANNO, EXCL_ANNO))
 			continue;
 		struct srcfile *sf = &files[which[i]];
 		sf->ncalls += s->ncalls;

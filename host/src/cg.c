@@ -13,6 +13,7 @@
 #include "msort.h"
 #include "options.h"
 #include "stacks.h"
+#include "strrank.h"
 #include "symspec.h"
 #include "symtab.h"
 
@@ -377,20 +378,16 @@ static void inherit_flags(struct sym *child)
 static void select_flags(struct analysis *a, struct sym *child)
 {
 	if (!child->print_flag) {
-		if ((child->sel >> INCL_GRAPH & 1) ||
-		    (a->opt->table_len[INCL_GRAPH] == 0 && !(child->sel >> EXCL_GRAPH & 1)))
+		if (symspec_selects(a->opt, child, INCL_GRAPH, EXCL_GRAPH))
 			child->print_flag = 1;
-	} else {
-		if (!(child->sel >> INCL_GRAPH & 1) && (child->sel >> EXCL_GRAPH & 1))
-			child->print_flag = 0;
+	} else if (symspec_excludes(child, INCL_GRAPH, EXCL_GRAPH)) {
+		child->print_flag = 0;
 	}
 	if (child->prop_fract == 0.0) {
-		if ((child->sel >> INCL_TIME & 1) ||
-		    (a->opt->table_len[INCL_TIME] == 0 && !(child->sel >> EXCL_TIME & 1)))
+		if (symspec_selects(a->opt, child, INCL_TIME, EXCL_TIME))
 			child->prop_fract = 1.0;
-	} else {
-		if (!(child->sel >> INCL_TIME & 1) && (child->sel >> EXCL_TIME & 1))
-			child->prop_fract = 0.0;
+	} else if (symspec_excludes(child, INCL_TIME, EXCL_TIME)) {
+		child->prop_fract = 0.0;
 	}
 	child->prop_self = child->time * child->prop_fract;
 	a->print_time += child->prop_self;
@@ -499,75 +496,13 @@ static int cmp_total(const void *l, const void *r, void *ctx)
 	return strcmp(left->name, right->name);
 }
 
-/* Symbols by name, for the many that tie on everything else: each distinct name's rank in
- * cmp_total's order of names (those not starting with '_' first, then strcmp), found
- * through a table of name pointers (a function's lines share theirs), grown as names
- * come (few names for many symbols: the table stays in cache). */
-static int cmp_name_total(const void *l, const void *r, void *ctx)
+/* Symbols by name, for the many that tie on everything else: cmp_total's order of names
+ * (those not starting with '_' first, then strcmp), by rank (strrank.c). */
+static int name_order(const char *a, const char *b)
 {
-	const char *a = *(const char *const *)l, *b = *(const char *const *)r;
-	(void)ctx;
 	if ((a[0] == '_') != (b[0] == '_'))
 		return a[0] == '_' ? 1 : -1;
 	return strcmp(a, b);
-}
-
-static size_t name_slot(const char **key, size_t mask, const char *name)
-{
-	size_t h = ((uintptr_t)name * 0x9E3779B97F4A7C15ull >> 17) & mask;
-	while (key[h] && key[h] != name)
-		h = (h + 1) & mask;
-	return h;
-}
-
-/* The rank of each of the N symbols V's names into RANK[i] (1 the first); the number of
- * ranks and one. */
-static size_t name_ranks(struct sym **v, size_t n, size_t *rank)
-{
-	size_t cap = 64, k = 0;
-	const char **key = xcalloc(cap, sizeof *key), **names = xmalloc((n + 1) * sizeof *names);
-	size_t *at = xmalloc(cap * sizeof *at);         /* a slot's name's place in NAMES */
-	for (size_t i = 0; i < n; i++) {
-		size_t h = name_slot(key, cap - 1, v[i]->name);
-		if (!key[h]) {
-			if (2 * (k + 1) > cap) {        /* at most half full */
-				const char **nk = xcalloc(2 * cap, sizeof *nk);
-				size_t *na = xmalloc(2 * cap * sizeof *na);
-				for (size_t j = 0; j < cap; j++)
-					if (key[j]) {
-						size_t g = name_slot(nk, 2 * cap - 1, key[j]);
-						nk[g] = key[j];
-						na[g] = at[j];
-					}
-				free(key);
-				free(at);
-				key = nk, at = na, cap *= 2;
-				h = name_slot(key, cap - 1, v[i]->name);
-			}
-			key[h] = v[i]->name;
-			at[h] = k;
-			names[k++] = v[i]->name;
-		}
-		rank[i] = at[h];
-	}
-	void **by = xmalloc((k + 1) * sizeof *by);
-	for (size_t j = 0; j < k; j++)
-		by[j] = &names[j];
-	msort_ptrs(by, k, cmp_name_total, NULL);
-	size_t *of = xmalloc((k + 1) * sizeof *of), r = 0;
-	for (size_t j = 0; j < k; j++) {
-		if (j == 0 || strcmp(*(const char **)by[j - 1], *(const char **)by[j]))
-			r++;
-		of[(const char **)by[j] - names] = r;
-	}
-	for (size_t i = 0; i < n; i++)
-		rank[i] = of[rank[i]];
-	free(of);
-	free(by);
-	free(names);
-	free(at);
-	free(key);
-	return r + 1;
 }
 
 /* Whether S ties with every symbol like it on cmp_total's keys but the name: named, no
@@ -618,7 +553,11 @@ static void **by_total(struct analysis *a)
 	}
 	msort_ptrs((void **)rest, nr, cmp_total, NULL);
 	size_t *rank = xmalloc((nz + 1) * sizeof *rank);
-	size_t nranks = name_ranks(z, nz, rank);
+	const char **names = xmalloc((nz + 1) * sizeof *names);
+	for (size_t i = 0; i < nz; i++)
+		names[i] = z[i]->name;
+	size_t nranks = str_ranks(names, nz, name_order, rank);
+	free(names);
 	size_t *first = xcalloc(nranks + 1, sizeof *first);
 	for (size_t i = 0; i < nz; i++)
 		first[rank[i]]++;

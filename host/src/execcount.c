@@ -11,7 +11,9 @@
 #include "gmon_io.h"
 #include "msort.h"
 #include "radix.h"
+#include "strrank.h"
 #include "options.h"
+#include "symspec.h"
 #include "symtab.h"
 
 /* gprof's order for -C: by file and line where both have a file, else by address.  It is
@@ -111,63 +113,18 @@ static void sort_exec(struct bbkey *keys, size_t n, const struct bbkey **v)
 	free(fileless);
 }
 
-static int cmp_path(const void *l, const void *r, void *ctx)
-{
-	(void)ctx;
-	return strcmp(l, r);
-}
-
-/* File name pointers to ranks in strcmp's order (equal names one rank, from 1). */
-struct file_ranks {
-	const char **key;
-	size_t *rank, mask;
-};
-
-static size_t *rank_slot(struct file_ranks *fr, const char *path)
-{
-	size_t h = ((uintptr_t)path * 0x9E3779B97F4A7C15ull >> 17) & fr->mask;
-	while (fr->key[h] && fr->key[h] != path)
-		h = (h + 1) & fr->mask;
-	fr->key[h] = path;
-	return &fr->rank[h];
-}
-
-/* KEYS' N symbols' file ranks (a symbol's file is mostly the one before's: that is the
- * table's size, and its lookups). */
+/* KEYS' N symbols' file ranks (strrank.c). */
 static void rank_files(struct bbkey *keys, size_t n)
 {
-	size_t cap = 64, npaths = 0, changes = 0;
+	const char **files = xmalloc((n + 1) * sizeof *files);
+	size_t *rank = xmalloc((n + 1) * sizeof *rank);
 	for (size_t i = 0; i < n; i++)
-		changes += i == 0 || keys[i].s->file != keys[i - 1].s->file;
-	while (cap < 2 * changes)
-		cap *= 2;
-	struct file_ranks fr = {xcalloc(cap, sizeof *fr.key), xcalloc(cap, sizeof *fr.rank),
-				cap - 1};
-	void **paths = xmalloc((changes + 1) * sizeof *paths);
-	for (size_t i = 0; i < n; i++) {
-		const char *f = keys[i].s->file;
-		if (!f || (i > 0 && f == keys[i - 1].s->file))
-			continue;
-		size_t *r = rank_slot(&fr, f);
-		if (!*r) {
-			*r = 1;
-			paths[npaths++] = (void *)f;
-		}
-	}
-	msort_ptrs(paths, npaths, cmp_path, NULL);
-	for (size_t i = 0, rank = 0; i < npaths; i++) {
-		if (i == 0 || strcmp(paths[i - 1], paths[i]))
-			rank++;
-		*rank_slot(&fr, paths[i]) = rank;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const char *f = keys[i].s->file;
-		keys[i].file_rank = !f ? 0 : i > 0 && f == keys[i - 1].s->file ? keys[i - 1].file_rank
-							     : *rank_slot(&fr, f);
-	}
-	free(paths);
-	free(fr.key);
-	free(fr.rank);
+		files[i] = keys[i].s->file;
+	str_ranks(files, n, strcmp, rank);
+	for (size_t i = 0; i < n; i++)
+		keys[i].file_rank = rank[i];
+	free(rank);
+	free(files);
 }
 
 /* Whether S prints a line when zeros are left out. */
@@ -204,8 +161,7 @@ void exec_counts_print(struct analysis *a, FILE *out)
 		struct sym *s = &tab->base[i];
 		if (leave_out && !has_counts(s))
 			continue;
-		if ((s->sel >> INCL_EXEC & 1) ||
-		    (a->opt->table_len[INCL_EXEC] == 0 && !(s->sel >> EXCL_EXEC & 1)))
+		if (symspec_selects(a->opt, s, INCL_EXEC, EXCL_EXEC))
 			keys[n++] = (struct bbkey){0, s->line, s->addr, s};
 	}
 	rank_files(keys, n);

@@ -14,13 +14,9 @@
 #include "msort.h"
 #include "numfmt.h"
 #include "options.h"
+#include "symspec.h"
 #include "symtab.h"
 
-static int selected(const struct analysis *a, const struct sym *s, int incl, int excl)
-{
-	return (s->sel >> incl & 1) ||
-	       (a->opt->table_len[incl] == 0 && !(s->sel >> excl & 1));
-}
 
 /* (uint64_t)d without undefined behaviour when a hostile header makes d huge. */
 static uint64_t to_u64(double d)
@@ -64,7 +60,7 @@ static void assign_one(struct analysis *a, const struct hist *h)
 					   (bin_low > sym_low ? bin_low : sym_low);
 			if (overlap > 0) {
 				double credit = overlap * count_time / scale;
-				if (selected(a, &tab->base[j], INCL_FLAT, EXCL_FLAT))
+				if (symspec_selects(a->opt, &tab->base[j], INCL_FLAT, EXCL_FLAT))
 					tab->base[j].time += credit;
 				else
 					a->total_time -= credit;
@@ -235,7 +231,7 @@ void flat_print(struct analysis *a, FILE *out)
 	double total = flat_header(a, log_scale, out), accum = 0.0;
 	for (size_t i = 0; i < n; i++) {
 		struct sym *s = sorted[i];
-		if (!selected(a, s, INCL_FLAT, EXCL_FLAT))
+		if (!symspec_selects(a->opt, s, INCL_FLAT, EXCL_FLAT))
 			continue;
 		if (o->ignore_zeros && s->ncalls == 0 && s->time == 0)
 			continue;

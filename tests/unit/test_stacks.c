@@ -431,15 +431,20 @@ static void test_inlined_helpers_take_the_fast_path(void **state)
 
 /* An interrupt's handler calling fn k (a root: on Cortex-M, FreeRTOS's PendSV and SysTick
  * handlers call the kernel's vTaskSwitchContext and xTaskIncrementTick, once an interrupt). */
-static void interrupt_calling(int k)
+static void interrupt_path(const int *path, int n)
 {
-    const int h[] = { k };
     void (*was)(void) = leaf_action;
     leaf_action = NULL;
     hal_host_in_interrupt = 1;
-    call_path(h, 1);
+    call_path(path, n);
     hal_host_in_interrupt = 0;
     leaf_action = was;
+}
+
+static void interrupt_calling(int k)
+{
+    const int h[] = { k };
+    interrupt_path(h, 1);
 }
 
 static void two_interrupts(void)
@@ -523,12 +528,7 @@ static __attribute__((noinline)) void with_handler_in_window(void)
 {
     const int hi[] = { 5, 6 };
     __profile_hit((uintptr_t)with_handler_in_window);   /* at its first instruction */
-    void (*was)(void) = leaf_action;
-    leaf_action = NULL;
-    hal_host_in_interrupt = 1;
-    call_path(hi, 2);
-    hal_host_in_interrupt = 0;
-    leaf_action = was;
+    interrupt_path(hi, 2);
     __cyg_profile_func_enter((void *)with_handler_in_window, (void *)SITE(7));
     __cyg_profile_func_exit((void *)with_handler_in_window, (void *)SITE(7));
 }
